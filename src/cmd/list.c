@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abiwatch list: what there is to run, with one line each. */
+#include "commands.h"
+#include "core/env.h"
+#include "core/registry.h"
+#include "core/util.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char list_usage[] =
+	"Usage: abiwatch list [OPTION...] [GLOB...]\n"
+	"List the families, probes, checks and observations that the globs select\n"
+	"(all by default), each with a one-line description.\n"
+	"\n"
+	"Options:\n"
+	"  -v, --verbose   also show what each probe needs and its sources (tags)\n"
+	"      --verify    check the probe tables themselves; exit 1 on a problem\n"
+	"  -h, --help      show this help and exit\n";
+
+static void print_needs(const struct aw_probe *p)
+{
+	for (const int *c = p->needs.caps; c && *c >= 0; c++) {
+		printf("      needs: ");
+		for (const char *n = aw_cap_name(*c); *n; n++)
+			putchar(toupper((unsigned char)*n));
+		putchar('\n');
+	}
+	for (const char *const *f = p->needs.files; f && *f; f++)
+		printf("      needs: %s\n", *f);
+	for (const char *const *k = p->needs.kconfig; k && *k; k++)
+		printf("      kconfig: %s\n", *k);
+	for (const char *const *t = p->tags; t && *t; t++)
+		printf("      source: %s\n", *t);
+}
+
+static void print_probe(const struct aw_probe_ref *ref, bool verbose)
+{
+	char name[512];
+	aw_probe_fullname(ref, name, sizeof(name));
+	printf("  %-40s %s\n", name, ref->probe->summary);
+	if (verbose)
+		print_needs(ref->probe);
+	for (const struct aw_item *it = ref->probe->items; it->name; it++) {
+		char *full = xasprintf("%s.%s", name, it->name);
+		printf("    %-5s %-40s %s\n", it->kind == AW_CHECK ? "check" : "obs", full, it->summary);
+		free(full);
+	}
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "verify", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool verbose = false;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			verbose = true;
+			break;
+		case 'C':
+			return aw_registry_verify() ? AW_EXIT_FAIL : AW_EXIT_PASS;
+		case 'h':
+			fputs(list_usage, stdout);
+			return AW_EXIT_PASS;
+		default:
+			return usage_error("list", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+
+	struct aw_probe_ref *refs;
+	size_t n, unmatched;
+	if (aw_select(argv + optind, (size_t)(argc - optind), &refs, &n, &unmatched) != 0)
+		return usage_error("list", "nothing matches '%s'", argv[optind + unmatched]);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || refs[i].family != refs[i - 1].family)
+			printf("%-42s %s\n", refs[i].family->name, refs[i].family->summary);
+		print_probe(&refs[i], verbose);
+	}
+	free(refs);
+	return AW_EXIT_PASS;
+}

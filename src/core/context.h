@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a running probe is handed; opaque to families. */
+#ifndef ABIWATCH_CONTEXT_H
+#define ABIWATCH_CONTEXT_H
+
+#include <sys/types.h>
+
+struct aw_ctx {
+	int fd;               /* the result pipe */
+	const char *tmpdir;   /* private tmpfs */
+	ino_t host_ipc_ino;   /* the runner's IPC namespace */
+};
+
+#endif

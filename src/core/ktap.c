@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* KTAP version 1 (Documentation/dev-tools/ktap.rst). */
+#include "output.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* '#' starts a directive in KTAP and a newline ends a line, so neither
+ * may appear in a description or a reason. */
+static char *ktap_safe(const char *s)
+{
+	char *out = aw_escape(s ? s : "");
+	for (char *p = out; *p; p++)
+		if (*p == '#')
+			*p = '_';
+	return out;
+}
+
+static void result_line(FILE *out, int depth, size_t no, enum aw_status st,
+			const char *name, const char *reason)
+{
+	char *why = ktap_safe(reason);
+	const char *ok = (st == AW_ST_PASS || st == AW_ST_SKIP) ? "ok" : "not ok";
+	fprintf(out, "%*s%s %zu %s", depth * 2, "", ok, no, name);
+	if (st == AW_ST_SKIP)
+		fprintf(out, " # SKIP %s", why);
+	else if (st == AW_ST_TIMEOUT)
+		fprintf(out, " # TIMEOUT %s", why);
+	else if (st == AW_ST_ERROR || st == AW_ST_NONE)
+		fprintf(out, " # ERROR %s", why);
+	fputc('\n', out);
+	free(why);
+}
+
+static void diag(FILE *out, int depth, const char *fmt_name, const char *text)
+{
+	char *safe = aw_escape(text ? text : "");
+	fprintf(out, "%*s# %s%s\n", depth * 2, "", fmt_name, safe);
+	free(safe);
+}
+
+static size_t family_probes(const struct aw_ktap *k, size_t from)
+{
+	size_t n = 0;
+	while (from + n < k->nrefs && k->refs[from + n].family == k->refs[from].family)
+		n++;
+	return n;
+}
+
+static size_t family_count(const struct aw_probe_ref *refs, size_t n)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || refs[i].family != refs[i - 1].family)
+			count++;
+	return count;
+}
+
+void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs, size_t n)
+{
+	memset(k, 0, sizeof(*k));
+	k->out = out;
+	k->refs = refs;
+	k->nrefs = n;
+	fprintf(out, "KTAP version 1\n1..%zu\n", family_count(refs, n));
+	fflush(out);
+}
+
+static void item_block(FILE *out, const struct aw_item_result *it, size_t no)
+{
+	if (it->item->kind == AW_OBSERVATION && it->status == AW_ST_PASS) {
+		char *line = xasprintf("%s = ", it->fullname);
+		diag(out, 2, line, it->text);
+		free(line);
+		result_line(out, 2, no, AW_ST_PASS, it->fullname, NULL);
+		return;
+	}
+	if (it->status == AW_ST_FAIL) {
+		char *line = xasprintf("%s: ", it->fullname);
+		diag(out, 2, line, it->text);
+		free(line);
+	}
+	result_line(out, 2, no, it->status, it->fullname, it->text);
+}
+
+/* A probe's status as KTAP sees it: a failed item fails the probe. */
+static enum aw_status probe_outcome(const struct aw_probe_result *r)
+{
+	enum aw_status st = r->status;
+	bool any_done = false;
+	for (size_t i = 0; i < r->nitems; i++) {
+		enum aw_status s = r->items[i].status;
+		if (s != AW_ST_SKIP)
+			any_done = true;
+		if (s != AW_ST_PASS && s != AW_ST_SKIP)
+			st = aw_status_worse(st, s == AW_ST_NONE ? AW_ST_ERROR : s);
+	}
+	if (st == AW_ST_PASS && !any_done)
+		st = AW_ST_SKIP;
+	return st;
+}
+
+void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r)
+{
+	FILE *out = k->out;
+	bool first_of_family = k->next == 0 || k->refs[k->next].family != k->refs[k->next - 1].family;
+
+	if (first_of_family) {
+		k->family_no++;
+		k->probe_no = 0;
+		k->family_status = AW_ST_SKIP;
+		fprintf(out, "  KTAP version 1\n");
+		diag(out, 1, "", r->ref.family->summary);
+		fprintf(out, "  1..%zu\n", family_probes(k, k->next));
+	}
+	fprintf(out, "    KTAP version 1\n");
+	diag(out, 2, "", r->ref.probe->summary);
+	fprintf(out, "    1..%zu\n", r->nitems);
+	for (size_t i = 0; i < r->nnotes; i++)
+		diag(out, 2, "", r->notes[i]);
+	for (size_t i = 0; i < r->nitems; i++)
+		item_block(out, &r->items[i], i + 1);
+
+	enum aw_status st = probe_outcome(r);
+	result_line(out, 1, ++k->probe_no, st, r->fullname,
+		    st == r->status ? r->reason : (st == AW_ST_SKIP ? r->items[0].text : NULL));
+	if (st != AW_ST_SKIP)
+		k->family_status = k->family_status == AW_ST_SKIP ? st
+				   : aw_status_worse(k->family_status, st);
+
+	k->next++;
+	bool last_of_family = k->next == k->nrefs || k->refs[k->next].family != r->ref.family;
+	if (last_of_family)
+		result_line(out, 0, k->family_no,
+			    k->family_status == AW_ST_TIMEOUT ? AW_ST_FAIL : k->family_status,
+			    r->ref.family->name,
+			    k->family_status == AW_ST_SKIP ? "every probe was skipped" : NULL);
+	fflush(out);
+}
+
+void aw_ktap_end(struct aw_ktap *k)
+{
+	fflush(k->out);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The ways a run is shown: KTAP (streamed), a readable text report, JSON. */
+#ifndef ABIWATCH_OUTPUT_H
+#define ABIWATCH_OUTPUT_H
+
+#include "result.h"
+
+#include <stdio.h>
+
+/* KTAP version 1, nested family > probe > items.  The plans come from the
+ * declarations, so results can be written as each probe finishes. */
+struct aw_ktap {
+	FILE *out;
+	const struct aw_probe_ref *refs;
+	size_t nrefs;
+	size_t next;            /* index of the next probe to be written */
+	size_t family_no;       /* number of the current family */
+	size_t probe_no;        /* within the current family */
+	enum aw_status family_status;
+};
+
+void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs, size_t n);
+void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r);
+void aw_ktap_end(struct aw_ktap *k);
+
+/* A report for people: failures and skips with their reasons, totals. */
+void aw_text_report(FILE *out, const struct aw_run *run);
+/* The totals and the failures only: what stderr gets on a terminal. */
+void aw_text_summary(FILE *out, const struct aw_run *run);
+
+/* The whole run as one JSON document. */
+int aw_json_report(FILE *out, const struct aw_run *run);
+
+#endif

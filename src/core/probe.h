@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The interface between the core and a family of probes.
+ *
+ * A family is a folder under src/probes/ whose files declare probes in
+ * tables and register the family with AW_FAMILY().  The core finds every
+ * family through a linker section, so it never names one.  A probe runs in
+ * a forked child inside private IPC, mount and PID namespaces; it reports
+ * what it saw through the aw_* calls below, which the runner collects.
+ */
+#ifndef ABIWATCH_PROBE_H
+#define ABIWATCH_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum aw_item_kind {
+	AW_CHECK,       /* a documented contract: pass, fail or skip */
+	AW_OBSERVATION, /* a fact no contract fixes: a value to compare */
+};
+
+/* One check or observation a probe declares.  Its full name is
+ * FAMILY.PROBE.NAME; NAME may itself contain dots. */
+struct aw_item {
+	enum aw_item_kind kind;
+	const char *name;
+	const char *summary;
+};
+
+#define AW_CHECK_ITEM(n, s)  { .kind = AW_CHECK, .name = (n), .summary = (s) }
+#define AW_OBS_ITEM(n, s)    { .kind = AW_OBSERVATION, .name = (n), .summary = (s) }
+#define AW_ITEMS_END         { .name = NULL }
+
+/* What a probe needs before it is worth starting.  Anything missing makes
+ * the whole probe a skip whose reason names the missing piece. */
+struct aw_needs {
+	const int *caps;           /* capabilities in the initial user
+				      namespace, terminated by -1 */
+	const char *const *files;  /* paths that must exist, NULL-terminated */
+	const char *const *kconfig; /* CONFIG_ options, informational, for
+				       kselftest's config file; NULL-terminated */
+};
+
+struct aw_ctx;
+
+struct aw_probe {
+	const char *name;            /* unique within the family, no spaces */
+	const char *summary;         /* one line */
+	void (*run)(struct aw_ctx *ctx);
+	const struct aw_item *items; /* terminated by AW_ITEMS_END */
+	struct aw_needs needs;
+	/* Where the contract and the history come from, as "kind:ref":
+	 * linux-git:<commit>, man:<page>(<section>), posix:<interface>. */
+	const char *const *tags;
+	unsigned timeout_s;          /* 0: the runner's default */
+};
+
+struct aw_family {
+	const char *name;
+	const char *summary;
+	const struct aw_probe *probes;
+	size_t nprobes;
+};
+
+/* Register a family: one line at the end of the family's main file. */
+#define AW_FAMILY(var)                                                     \
+	static const struct aw_family *const aw_family_ptr_##var           \
+		__attribute__((used, section("aw_families"), aligned(sizeof(void *)))) = &(var)
+
+#define AW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- reporting, for use inside a probe's run function ---- */
+
+void aw_pass(struct aw_ctx *ctx, const char *check);
+void aw_fail(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void aw_skip(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A check that could not be decided because the probe's own machinery
+ * failed (an mkfs that broke, an unexpected errno from set-up). */
+void aw_error(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Pass when cond holds, otherwise fail with the message. */
+bool aw_expect(struct aw_ctx *ctx, const char *check, bool cond,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+void aw_observe(struct aw_ctx *ctx, const char *obs, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void aw_observe_long(struct aw_ctx *ctx, const char *obs, long long value);
+/* An observation that cannot be made here, and why. */
+void aw_unobserved(struct aw_ctx *ctx, const char *obs, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A diagnostic line for humans; it reaches KTAP as "# ...". */
+void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The probe's private directory (a tmpfs in its own mount namespace). */
+const char *aw_tmpdir(const struct aw_ctx *ctx);
+
+/* True when the probe is sure to be in an IPC namespace of its own, so
+ * that writing IPC sysctls cannot touch the host. */
+bool aw_private_ipc(const struct aw_ctx *ctx);
+
+#endif

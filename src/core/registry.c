@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "registry.h"
+#include "util.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The linker collects every AW_FAMILY() pointer into this section. */
+extern const struct aw_family *const __start_aw_families[] __attribute__((weak));
+extern const struct aw_family *const __stop_aw_families[] __attribute__((weak));
+
+static int by_name(const void *a, const void *b)
+{
+	const struct aw_family *fa = *(const struct aw_family *const *)a;
+	const struct aw_family *fb = *(const struct aw_family *const *)b;
+	return strcmp(fa->name, fb->name);
+}
+
+size_t aw_families(const struct aw_family *const **out)
+{
+	static const struct aw_family **sorted;
+	static size_t n;
+
+	if (!sorted) {
+		n = (size_t)(__stop_aw_families - __start_aw_families);
+		sorted = xcalloc(n, sizeof(*sorted));
+		memcpy(sorted, __start_aw_families, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), by_name);
+	}
+	*out = sorted;
+	return n;
+}
+
+char *aw_probe_fullname(const struct aw_probe_ref *ref, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.%s", ref->family->name, ref->probe->name);
+	return buf;
+}
+
+bool aw_glob_selects(const char *glob, const char *name)
+{
+	char prefix[512];
+	size_t len = strlen(name);
+
+	if (len >= sizeof(prefix))
+		return false;
+	/* Try the name, then each dot-bounded prefix of it, and the name as
+	 * a prefix of the glob's subject (a check below this probe). */
+	memcpy(prefix, name, len + 1);
+	for (;;) {
+		if (fnmatch(glob, prefix, 0) == 0)
+			return true;
+		char *dot = strrchr(prefix, '.');
+		if (!dot)
+			break;
+		*dot = '\0';
+	}
+	size_t glen = strlen(glob);
+	return glen > len && strncmp(glob, name, len) == 0 && glob[len] == '.' &&
+	       !strpbrk(glob, "*?[");
+}
+
+static bool glob_selects_item(const char *glob, const char *probe_name,
+			      const struct aw_probe *p)
+{
+	bool hit = false;
+	for (const struct aw_item *it = p->items; it && it->name && !hit; it++) {
+		char *full = xasprintf("%s.%s", probe_name, it->name);
+		hit = fnmatch(glob, full, 0) == 0;
+		free(full);
+	}
+	return hit;
+}
+
+int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
+	      size_t *count, size_t *unmatched)
+{
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	bool *hit = xcalloc(nglobs, sizeof(bool));
+	struct aw_probe_ref *refs = NULL;
+	size_t n = 0;
+	char name[512];
+
+	for (size_t f = 0; f < nfam; f++) {
+		for (size_t p = 0; p < fams[f]->nprobes; p++) {
+			struct aw_probe_ref ref = { fams[f], &fams[f]->probes[p] };
+			bool take = nglobs == 0;
+			aw_probe_fullname(&ref, name, sizeof(name));
+			for (size_t g = 0; g < nglobs; g++) {
+				if (aw_glob_selects(globs[g], name) ||
+				    glob_selects_item(globs[g], name, ref.probe)) {
+					hit[g] = true;
+					take = true;
+				}
+			}
+			if (take) {
+				refs = xrealloc(refs, (n + 1) * sizeof(*refs));
+				refs[n++] = ref;
+			}
+		}
+	}
+	for (size_t g = 0; g < nglobs; g++) {
+		if (!hit[g]) {
+			*unmatched = g;
+			free(hit);
+			free(refs);
+			return -1;
+		}
+	}
+	free(hit);
+	*out = refs;
+	*count = n;
+	return 0;
+}
+
+static bool valid_name(const char *s, bool dots_ok)
+{
+	if (!s || !*s || *s == '.')
+		return false;
+	for (const char *p = s; *p; p++) {
+		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+			  *p == '_' || (dots_ok && *p == '.' && p[1] && p[1] != '.');
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
+{
+	int bad = 0;
+	if (!valid_name(p->name, false) || !p->summary || !p->run || !p->items) {
+		fprintf(stderr, "%s: probe '%s': bad name, summary, run or items\n",
+			f->name, p->name ? p->name : "(null)");
+		return 1;
+	}
+	for (const struct aw_item *a = p->items; a->name; a++) {
+		if (!valid_name(a->name, true) || !a->summary || !*a->summary) {
+			fprintf(stderr, "%s.%s: item '%s': bad name or no summary\n",
+				f->name, p->name, a->name);
+			bad++;
+		}
+		for (const struct aw_item *b = a + 1; b->name; b++) {
+			if (strcmp(a->name, b->name) == 0) {
+				fprintf(stderr, "%s.%s: item '%s' declared twice\n",
+					f->name, p->name, a->name);
+				bad++;
+			}
+		}
+	}
+	return bad;
+}
+
+int aw_registry_verify(void)
+{
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	int bad = 0;
+
+	for (size_t f = 0; f < nfam; f++) {
+		if (!valid_name(fams[f]->name, false) || !fams[f]->summary) {
+			fprintf(stderr, "family '%s': bad name or no summary\n",
+				fams[f]->name);
+			bad++;
+		}
+		if (f > 0 && strcmp(fams[f - 1]->name, fams[f]->name) == 0) {
+			fprintf(stderr, "family '%s' registered twice\n", fams[f]->name);
+			bad++;
+		}
+		for (size_t p = 0; p < fams[f]->nprobes; p++) {
+			bad += verify_probe(fams[f], &fams[f]->probes[p]);
+			for (size_t q = p + 1; q < fams[f]->nprobes; q++) {
+				if (strcmp(fams[f]->probes[p].name, fams[f]->probes[q].name) == 0) {
+					fprintf(stderr, "%s: probe '%s' declared twice\n",
+						fams[f]->name, fams[f]->probes[p].name);
+					bad++;
+				}
+			}
+		}
+	}
+	return bad;
+}

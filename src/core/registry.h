@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Every family linked into the binary, and selection by name glob. */
+#ifndef ABIWATCH_REGISTRY_H
+#define ABIWATCH_REGISTRY_H
+
+#include "probe.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A probe together with the family that declared it. */
+struct aw_probe_ref {
+	const struct aw_family *family;
+	const struct aw_probe *probe;
+};
+
+/* Families sorted by name. */
+size_t aw_families(const struct aw_family *const **out);
+
+/* "family.probe" into buf; returns buf. */
+char *aw_probe_fullname(const struct aw_probe_ref *ref, char *buf, size_t len);
+
+/* True when the glob names this dotted name or one of its ancestors, so
+ * that "mqueue" selects "mqueue.noattr" and everything below it, and a
+ * check's full name selects the probe that reports it. */
+bool aw_glob_selects(const char *glob, const char *name);
+
+/* The probes that any of the globs select (all when nglobs is 0), in
+ * family then table order.  A glob that selects nothing is reported
+ * through *unmatched (its index) and the call returns -1. */
+int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
+	      size_t *count, size_t *unmatched);
+
+/* Consistency of the tables themselves, for the unit tests and for
+ * "abiwatch list --verify": names, duplicates, summaries.  Prints each
+ * problem to stderr and returns how many there were. */
+int aw_registry_verify(void);
+
+#endif

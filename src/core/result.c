@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "result.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *aw_status_name(enum aw_status st)
+{
+	switch (st) {
+	case AW_ST_PASS: return "pass";
+	case AW_ST_SKIP: return "skip";
+	case AW_ST_FAIL: return "fail";
+	case AW_ST_ERROR: return "error";
+	case AW_ST_TIMEOUT: return "timeout";
+	case AW_ST_NONE: break;
+	}
+	return "none";
+}
+
+/* Ordered by how much a reader must know about it. */
+static int severity(enum aw_status st)
+{
+	static const int rank[] = {
+		[AW_ST_NONE] = 0, [AW_ST_PASS] = 1, [AW_ST_SKIP] = 2,
+		[AW_ST_FAIL] = 3, [AW_ST_ERROR] = 4, [AW_ST_TIMEOUT] = 5,
+	};
+	return rank[st];
+}
+
+enum aw_status aw_status_worse(enum aw_status a, enum aw_status b)
+{
+	return severity(b) > severity(a) ? b : a;
+}
+
+void aw_probe_result_init(struct aw_probe_result *r, const struct aw_probe_ref *ref)
+{
+	char name[512];
+	size_t n = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->ref = *ref;
+	r->fullname = xstrdup(aw_probe_fullname(ref, name, sizeof(name)));
+	while (ref->probe->items[n].name)
+		n++;
+	r->items = xcalloc(n, sizeof(*r->items));
+	r->nitems = n;
+	for (size_t i = 0; i < n; i++) {
+		r->items[i].item = &ref->probe->items[i];
+		r->items[i].fullname = xasprintf("%s.%s", r->fullname,
+						 ref->probe->items[i].name);
+	}
+}
+
+struct aw_item_result *aw_probe_result_item(struct aw_probe_result *r,
+					    const char *name)
+{
+	for (size_t i = 0; i < r->nitems; i++)
+		if (strcmp(r->items[i].item->name, name) == 0)
+			return &r->items[i];
+	return NULL;
+}
+
+void aw_item_set(struct aw_item_result *it, enum aw_status st, const char *text)
+{
+	if (it->status != AW_ST_NONE && aw_status_worse(it->status, st) == it->status &&
+	    it->status != st)
+		return;
+	free(it->text);
+	it->status = st;
+	it->text = text ? xstrdup(text) : NULL;
+}
+
+void aw_probe_result_note(struct aw_probe_result *r, const char *text)
+{
+	r->notes = xrealloc(r->notes, (r->nnotes + 1) * sizeof(*r->notes));
+	r->notes[r->nnotes++] = xstrdup(text);
+}
+
+void aw_probe_result_settle(struct aw_probe_result *r, enum aw_status st,
+			    const char *reason)
+{
+	for (size_t i = 0; i < r->nitems; i++)
+		if (r->items[i].status == AW_ST_NONE)
+			aw_item_set(&r->items[i], st, reason);
+}
+
+static void probe_result_free(struct aw_probe_result *r)
+{
+	for (size_t i = 0; i < r->nitems; i++) {
+		free(r->items[i].fullname);
+		free(r->items[i].text);
+	}
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->items);
+	free(r->notes);
+	free(r->fullname);
+	free(r->reason);
+}
+
+void aw_run_free(struct aw_run *run)
+{
+	for (size_t i = 0; i < run->nprobes; i++)
+		probe_result_free(&run->probes[i]);
+	free(run->probes);
+	aw_env_free(&run->env);
+	memset(run, 0, sizeof(*run));
+}
+
+struct aw_totals aw_run_totals(const struct aw_run *run)
+{
+	struct aw_totals t = { 0 };
+	for (size_t p = 0; p < run->nprobes; p++) {
+		const struct aw_probe_result *r = &run->probes[p];
+		for (size_t i = 0; i < r->nitems; i++) {
+			const struct aw_item_result *it = &r->items[i];
+			bool obs = it->item->kind == AW_OBSERVATION;
+			switch (it->status) {
+			case AW_ST_PASS: obs ? t.observed++ : t.pass++; break;
+			case AW_ST_SKIP: t.skip++; break;
+			case AW_ST_FAIL: t.fail++; break;
+			case AW_ST_NONE:
+			case AW_ST_ERROR:
+			case AW_ST_TIMEOUT: t.error++; break;
+			}
+		}
+	}
+	return t;
+}
+
+int aw_run_exit_status(const struct aw_run *run)
+{
+	struct aw_totals t = aw_run_totals(run);
+	bool broken = false;
+	for (size_t p = 0; p < run->nprobes; p++)
+		if (run->probes[p].status != AW_ST_PASS && run->probes[p].status != AW_ST_SKIP)
+			broken = true;
+	if (t.fail || t.error || broken)
+		return AW_EXIT_FAIL;
+	if (t.pass == 0 && t.observed == 0)
+		return AW_EXIT_SKIP;
+	return AW_EXIT_PASS;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a run found: per probe, per check and observation.  Every output
+ * (KTAP, text, JSON, snapshot) is written from this one model. */
+#ifndef ABIWATCH_RESULT_H
+#define ABIWATCH_RESULT_H
+
+#include "env.h"
+#include "registry.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum aw_status {
+	AW_ST_NONE,    /* not reported (yet) */
+	AW_ST_PASS,    /* a check held; an observation was made */
+	AW_ST_SKIP,    /* not decidable here, with a reason */
+	AW_ST_FAIL,    /* a contract is broken */
+	AW_ST_ERROR,   /* the probe could not decide: its set-up broke */
+	AW_ST_TIMEOUT, /* the probe ran out of time */
+};
+
+const char *aw_status_name(enum aw_status st); /* "pass", "skip", ... */
+/* The worse of two statuses, for merging repeated reports. */
+enum aw_status aw_status_worse(enum aw_status a, enum aw_status b);
+
+struct aw_item_result {
+	const struct aw_item *item;
+	char *fullname;       /* family.probe.item */
+	enum aw_status status;
+	char *text;           /* value (observation made), else the reason */
+};
+
+struct aw_probe_result {
+	struct aw_probe_ref ref;
+	char *fullname;        /* family.probe */
+	enum aw_status status; /* PASS when it ran to the end */
+	char *reason;          /* why not PASS */
+	struct aw_item_result *items;
+	size_t nitems;
+	char **notes;
+	size_t nnotes;
+	double seconds;
+};
+
+struct aw_run {
+	struct aw_env env;
+	struct aw_probe_result *probes;
+	size_t nprobes;
+};
+
+void aw_probe_result_init(struct aw_probe_result *r, const struct aw_probe_ref *ref);
+struct aw_item_result *aw_probe_result_item(struct aw_probe_result *r,
+					    const char *name);
+/* Record one report; the worse status wins over an earlier one. */
+void aw_item_set(struct aw_item_result *it, enum aw_status st, const char *text);
+void aw_probe_result_note(struct aw_probe_result *r, const char *text);
+/* Give every unreported item the status and reason (a skipped, crashed
+ * or timed-out probe). */
+void aw_probe_result_settle(struct aw_probe_result *r, enum aw_status st,
+			    const char *reason);
+void aw_run_free(struct aw_run *run);
+
+/* kselftest exit status of the run: 1 if anything failed or broke,
+ * 4 if nothing passed and nothing failed, else 0. */
+int aw_run_exit_status(const struct aw_run *run);
+
+struct aw_totals {
+	size_t pass, fail, skip, error, observed;
+};
+struct aw_totals aw_run_totals(const struct aw_run *run);
+
+#endif

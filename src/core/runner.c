@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Each probe runs in a child that is PID 1 of a new PID namespace, with
+ * its own IPC and mount namespaces and a tmpfs on /tmp:
+ *
+ *   abiwatch ──clone(NEWPID|NEWIPC|NEWNS[|NEWUSER])──> init (pid 1)
+ *                                                        └─fork─> probe
+ *
+ * Nothing a probe does needs undoing.  Its queues and sysctl values live in
+ * an IPC namespace that dies with it; its mounts (and loop devices set to
+ * autoclear) go with its mount namespace; every process it starts dies
+ * with the PID namespace when init exits.  init dies when abiwatch does
+ * (PR_SET_PDEATHSIG), so even a SIGKILL of abiwatch leaves nothing behind.
+ */
+#include "runner.h"
+#include "context.h"
+#include "protocol.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* How long a killed probe may take to be reaped before it is left behind
+ * (a process stuck in uninterruptible sleep, e.g. on a dead FUSE daemon). */
+#define REAP_GRACE_S 2.0
+/* init's exit status when the isolation itself could not be set up. */
+#define EXIT_NO_ISOLATION 125
+#define MAX_LINE (1u << 20)
+
+static char *upper(const char *s)
+{
+	char *u = xstrdup(s);
+	for (char *p = u; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	return u;
+}
+
+/* Why this probe cannot run here, or NULL when everything it needs is. */
+static char *unmet_needs(const struct aw_probe *p)
+{
+	for (const int *c = p->needs.caps; c && *c >= 0; c++) {
+		if (!aw_cap_effective(*c)) {
+			char *name = upper(aw_cap_name(*c));
+			char *why = xasprintf("needs %s, which this process does not hold", name);
+			free(name);
+			return why;
+		}
+	}
+	for (const char *const *f = p->needs.files; f && *f; f++)
+		if (access(*f, F_OK) != 0)
+			return xasprintf("needs %s: %s", *f, strerror(errno));
+	return NULL;
+}
+
+static void write_note(int fd, const char *what)
+{
+	char *esc = aw_escape(what);
+	char *line = xasprintf("N isolation: %s: %s\n", esc, strerror(errno));
+	(void)aw_write_all(fd, line, strlen(line));
+	free(line);
+	free(esc);
+}
+
+/* A probe starts with every signal at its default and none blocked,
+ * whatever the program that called the runner had installed. */
+static void reset_signals(void)
+{
+	sigset_t none;
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe,
+						 int result_fd, ino_t host_ipc)
+{
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0) {
+		dup2(devnull, STDIN_FILENO);
+		close(devnull);
+	}
+	/* A stray printf in a probe must not corrupt the KTAP stream. */
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	reset_signals();
+	fcntl(result_fd, F_SETFD, FD_CLOEXEC);
+	setenv("TMPDIR", "/tmp", 1);
+	if (chdir("/tmp") != 0)
+		_exit(EXIT_NO_ISOLATION);
+
+	struct aw_ctx ctx = { .fd = result_fd, .tmpdir = "/tmp", .host_ipc_ino = host_ipc };
+	probe->run(&ctx);
+	_exit(0);
+}
+
+static int isolate_mounts(int result_fd)
+{
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0) {
+		write_note(result_fd, "making the mount namespace private");
+		return -1;
+	}
+	if (mount("abiwatch", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) {
+		write_note(result_fd, "mounting a private tmpfs on /tmp");
+		return -1;
+	}
+	/* A /proc of the new PID namespace, so that pids a probe reads there
+	 * (NOTIFY_PID, si_pid) are the ones it knows.  Not essential. */
+	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	return 0;
+}
+
+/* PID 1 of the probe's namespace: set up, start the probe, reap, report. */
+static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int sync_fd,
+					       int result_fd, ino_t host_ipc)
+{
+	char go;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* EOF here means abiwatch died before PDEATHSIG was armed. */
+	if (read(sync_fd, &go, 1) != 1)
+		_exit(EXIT_NO_ISOLATION);
+	close(sync_fd);
+	if (isolate_mounts(result_fd) != 0)
+		_exit(EXIT_NO_ISOLATION);
+
+	pid_t pid = fork();
+	if (pid < 0) {
+		write_note(result_fd, "fork");
+		_exit(EXIT_NO_ISOLATION);
+	}
+	if (pid == 0)
+		run_probe(probe, result_fd, host_ipc);
+
+	int status;
+	for (;;) {
+		pid_t w = waitpid(-1, &status, 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			_exit(EXIT_NO_ISOLATION);
+	}
+	char *line = WIFSIGNALED(status)
+		? xasprintf("X signal %d\n", WTERMSIG(status))
+		: xasprintf("X exit %d\n", WEXITSTATUS(status));
+	(void)aw_write_all(result_fd, line, strlen(line));
+	free(line);
+	_exit(0);
+}
+
+static int write_file(pid_t pid, const char *name, const char *text)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = aw_write_all(fd, text, strlen(text));
+	close(fd);
+	return rc;
+}
+
+/* Make the child root of its user namespace, mapped to our own ids. */
+static int map_ids(pid_t pid)
+{
+	char map[64];
+	snprintf(map, sizeof(map), "0 %d 1\n", (int)getuid());
+	if (write_file(pid, "uid_map", map) != 0)
+		return -1;
+	if (write_file(pid, "setgroups", "deny") != 0)
+		return -1;
+	snprintf(map, sizeof(map), "0 %d 1\n", (int)getgid());
+	return write_file(pid, "gid_map", map);
+}
+
+static ino_t own_ipc_ns(void)
+{
+	struct stat st;
+	return stat("/proc/self/ns/ipc", &st) == 0 ? st.st_ino : 0;
+}
+
+struct child {
+	pid_t pid;
+	int result_fd; /* read end */
+};
+
+/* Start init for this probe.  Returns 0, or -errno with nothing started. */
+static int spawn(const struct aw_probe *probe, struct child *c)
+{
+	int sync[2], result[2];
+	/* Without CAP_SYS_ADMIN, a user namespace of our own grants it there. */
+	bool userns = !aw_cap_effective(CAP_SYS_ADMIN);
+	long flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | SIGCHLD;
+	ino_t host_ipc = own_ipc_ns();
+
+	if (userns)
+		flags |= CLONE_NEWUSER;
+	if (pipe2(sync, O_CLOEXEC) != 0)
+		return -errno;
+	if (pipe2(result, O_CLOEXEC) != 0) {
+		int e = -errno;
+		close(sync[0]);
+		close(sync[1]);
+		return e;
+	}
+	fflush(NULL); /* the child must not inherit unwritten output */
+	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, 0);
+	if (pid == 0) {
+		close(sync[1]);
+		close(result[0]);
+		ns_init(probe, sync[0], result[1], host_ipc);
+	}
+	int err = pid < 0 ? -errno : 0;
+	close(sync[0]);
+	close(result[1]);
+	if (pid > 0) {
+		setpgid(pid, pid);
+		if (userns && map_ids(pid) != 0)
+			err = -errno;
+		if (err == 0 && write(sync[1], "g", 1) != 1)
+			err = -errno;
+		if (err != 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+	}
+	close(sync[1]);
+	if (err != 0) {
+		close(result[0]);
+		return err;
+	}
+	c->pid = pid;
+	c->result_fd = result[0];
+	return 0;
+}
+
+struct collector {
+	struct aw_probe_result *r;
+	char *buf;
+	size_t len;
+	bool overlong;
+};
+
+static void feed(struct collector *col, const char *data, size_t n)
+{
+	col->buf = xrealloc(col->buf, col->len + n + 1);
+	memcpy(col->buf + col->len, data, n);
+	col->len += n;
+	col->buf[col->len] = '\0';
+
+	char *start = col->buf, *nl;
+	while ((nl = memchr(start, '\n', col->len - (size_t)(start - col->buf)))) {
+		*nl = '\0';
+		if (!col->overlong)
+			aw_protocol_apply(col->r, start);
+		col->overlong = false;
+		start = nl + 1;
+	}
+	col->len -= (size_t)(start - col->buf);
+	memmove(col->buf, start, col->len);
+	if (col->len > MAX_LINE && !col->overlong) {
+		aw_probe_result_note(col->r, "protocol error: a report line over 1 MiB was dropped");
+		col->overlong = true;
+		col->len = 0;
+	}
+}
+
+enum ending { ENDED, TIMED_OUT, LEFT_BEHIND };
+
+enum read_result { READ_DATA, READ_AGAIN, READ_END };
+
+static enum read_result read_some(struct child *c, struct collector *col)
+{
+	char data[65536];
+	ssize_t n = read(c->result_fd, data, sizeof(data));
+	if (n > 0) {
+		feed(col, data, (size_t)n);
+		return READ_DATA;
+	}
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return READ_AGAIN;
+	return READ_END;
+}
+
+/* Wait until fd is readable, pidfd signals an exit, or the deadline. */
+static void wait_for_news(int fd, int pidfd, double deadline)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = fd, .events = POLLIN },
+		{ .fd = pidfd, .events = POLLIN },
+	};
+	double left = deadline - aw_now();
+	int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+	/* Without a pidfd (kernels before 5.3), look again every 10 ms. */
+	if (pidfd < 0 && ms > 10)
+		ms = 10;
+	(void)poll(pfd, 2, ms);
+}
+
+static bool reaped(pid_t pid)
+{
+	int status;
+	return waitpid(pid, &status, WNOHANG) == pid;
+}
+
+/* Read reports until init is reaped.  At the deadline the namespace is
+ * killed; if it still cannot be reaped after a grace period (a process in
+ * uninterruptible sleep), it is left behind and the run goes on. */
+static enum ending collect(struct child *c, struct collector *col, double timeout_s)
+{
+	double deadline = aw_now() + timeout_s;
+	int pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	enum ending how = ENDED;
+	bool open = true;
+
+	fcntl(c->result_fd, F_SETFL, O_NONBLOCK);
+	for (;;) {
+		if (open)
+			open = read_some(c, col) != READ_END;
+		if (reaped(c->pid)) {
+			/* No writer is left, so this ends. */
+			while (open && read_some(c, col) == READ_DATA)
+				;
+			break;
+		}
+		if (aw_now() >= deadline) {
+			if (how != ENDED) {
+				how = LEFT_BEHIND;
+				break;
+			}
+			kill(-c->pid, SIGKILL);
+			kill(c->pid, SIGKILL);
+			how = TIMED_OUT;
+			deadline = aw_now() + REAP_GRACE_S;
+		}
+		wait_for_news(open ? c->result_fd : -1, pidfd, deadline);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (how == LEFT_BEHIND)
+		aw_probe_result_note(col->r,
+			"the probe's processes did not exit after SIGKILL "
+			"(uninterruptible sleep); abiwatch carried on without them");
+	return how;
+}
+
+static void settle(struct aw_probe_result *r, enum ending how, double timeout_s)
+{
+	if (how != ENDED) {
+		r->status = AW_ST_TIMEOUT;
+		free(r->reason);
+		r->reason = xasprintf("no result within %g s", timeout_s);
+		aw_probe_result_settle(r, AW_ST_TIMEOUT, "the probe timed out before reporting this");
+		return;
+	}
+	if (r->status == AW_ST_NONE) {
+		r->status = AW_ST_ERROR;
+		free(r->reason);
+		r->reason = xstrdup("crashed: the probe's namespace ended without a result");
+	}
+	if (r->status == AW_ST_ERROR && r->reason &&
+	    strstr(r->reason, "exited with status 125")) {
+		/* The isolation could not be built: nothing was tried. */
+		r->status = AW_ST_SKIP;
+		free(r->reason);
+		r->reason = xstrdup(r->nnotes ? r->notes[r->nnotes - 1]
+				    : "isolation: could not set up the probe's namespaces");
+		aw_probe_result_settle(r, AW_ST_SKIP, r->reason);
+		return;
+	}
+	if (r->status == AW_ST_ERROR) {
+		char *why = xasprintf("not reported: the probe %s", r->reason);
+		aw_probe_result_settle(r, AW_ST_ERROR, why);
+		free(why);
+		return;
+	}
+	aw_probe_result_settle(r, AW_ST_ERROR, "the probe ended without reporting this");
+}
+
+static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts *opts,
+		    struct aw_probe_result *r)
+{
+	double start = aw_now();
+	double timeout = opts->timeout_s > 0 ? opts->timeout_s
+			 : ref->probe->timeout_s ? (double)ref->probe->timeout_s
+			 : AW_DEFAULT_TIMEOUT_S;
+	char *why = unmet_needs(ref->probe);
+	struct child c = { 0 };
+	int err;
+
+	aw_probe_result_init(r, ref);
+	if (!why && (err = spawn(ref->probe, &c)) != 0)
+		why = xasprintf("cannot create private namespaces: %s", strerror(-err));
+	if (why) {
+		r->status = AW_ST_SKIP;
+		r->reason = why;
+		aw_probe_result_settle(r, AW_ST_SKIP, why);
+		return;
+	}
+
+	struct collector col = { .r = r };
+	enum ending how = collect(&c, &col, timeout);
+	close(c.result_fd);
+	free(col.buf);
+	settle(r, how, timeout);
+	r->seconds = aw_now() - start;
+}
+
+void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
+		   const struct aw_runner_opts *opts, struct aw_run *run)
+{
+	run->probes = xcalloc(n, sizeof(*run->probes));
+	run->nprobes = n;
+	for (size_t i = 0; i < n; i++) {
+		run_one(&refs[i], opts, &run->probes[i]);
+		if (opts->probe_done)
+			opts->probe_done(&run->probes[i], opts->arg);
+	}
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Runs probes, each isolated in a child of its own. */
+#ifndef ABIWATCH_RUNNER_H
+#define ABIWATCH_RUNNER_H
+
+#include "result.h"
+
+#define AW_DEFAULT_TIMEOUT_S 10.0
+
+struct aw_runner_opts {
+	double timeout_s; /* > 0: overrides every probe's own timeout */
+	/* Called as each probe finishes, so that output can stream. */
+	void (*probe_done)(const struct aw_probe_result *r, void *arg);
+	void *arg;
+};
+
+/* Run the probes in order, filling run->probes (run->env is the
+ * caller's).  Never fails as a whole: a probe that cannot start, crashes
+ * or hangs is a result like any other. */
+void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
+		   const struct aw_runner_opts *opts, struct aw_run *run);
+
+#endif

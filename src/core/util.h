@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Small helpers every part of the core uses. */
+#ifndef ABIWATCH_UTIL_H
+#define ABIWATCH_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Exit statuses, as kselftest's runner reads them; 2 is bad usage/input. */
+enum {
+	AW_EXIT_PASS = 0,
+	AW_EXIT_FAIL = 1,
+	AW_EXIT_USAGE = 2,
+	AW_EXIT_SKIP = 4,
+};
+
+/* Out-of-memory is not an outcome a probe tool can report usefully:
+ * these abort with a message instead of returning NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* Escape a value for a one-line format: backslash and newline become
+ * "\\" and "\n", other control bytes "\xHH".  The result is malloc'd. */
+char *aw_escape(const char *s);
+/* The inverse; NULL when s holds a malformed escape. */
+char *aw_unescape(const char *s);
+
+/* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
+int aw_write_all(int fd, const void *buf, size_t len);
+
+double aw_now(void); /* CLOCK_MONOTONIC seconds */
+
+#endif

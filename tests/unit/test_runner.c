@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The runner against probes that behave, crash, hang, lie and leak. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "core/probe.h"
+#include "core/runner.h"
+#include "core/util.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#define TMPFS_MAGIC 0x01021994
+
+static void good(struct aw_ctx *ctx)
+{
+	aw_pass(ctx, "holds");
+	aw_observe(ctx, "value", "forty\ntwo");
+}
+
+static void crashes(struct aw_ctx *ctx)
+{
+	aw_pass(ctx, "holds");
+	kill(getpid(), SIGSEGV);
+}
+
+static void hangs(struct aw_ctx *ctx)
+{
+	aw_pass(ctx, "holds");
+	for (;;)
+		pause();
+}
+
+static void lies(struct aw_ctx *ctx)
+{
+	aw_pass(ctx, "no_such_item");
+	aw_pass(ctx, "holds");
+}
+
+static void silent(struct aw_ctx *ctx)
+{
+	(void)ctx;
+}
+
+/* A child that outlives the probe and keeps the pipe open must not keep
+ * the runner waiting: it dies with the PID namespace. */
+static void leaves_a_child(struct aw_ctx *ctx)
+{
+	if (fork() == 0) {
+		for (;;)
+			pause();
+	}
+	aw_pass(ctx, "holds");
+}
+
+static void isolated(struct aw_ctx *ctx)
+{
+	struct statfs fs;
+	aw_expect(ctx, "holds", aw_private_ipc(ctx) && statfs(aw_tmpdir(ctx), &fs) == 0 &&
+		  fs.f_type == TMPFS_MAGIC && getpid() == 2,
+		  "ipc private %d, pid %d", aw_private_ipc(ctx), (int)getpid());
+}
+
+static void fails_then_passes(struct aw_ctx *ctx)
+{
+	aw_fail(ctx, "holds", "broken");
+	aw_pass(ctx, "holds");
+}
+
+static const struct aw_item one_check[] = {
+	AW_CHECK_ITEM("holds", "a check"),
+	AW_OBS_ITEM("value", "an observation"),
+	AW_ITEMS_END,
+};
+
+static const char *const missing_file[] = { "/nonexistent/abiwatch-test", NULL };
+
+static const struct aw_probe probes[] = {
+	{ .name = "good", .summary = "s", .run = good, .items = one_check },
+	{ .name = "crashes", .summary = "s", .run = crashes, .items = one_check },
+	{ .name = "hangs", .summary = "s", .run = hangs, .items = one_check, .timeout_s = 1 },
+	{ .name = "lies", .summary = "s", .run = lies, .items = one_check },
+	{ .name = "silent", .summary = "s", .run = silent, .items = one_check },
+	{ .name = "leaves_a_child", .summary = "s", .run = leaves_a_child, .items = one_check },
+	{ .name = "isolated", .summary = "s", .run = isolated, .items = one_check },
+	{ .name = "needs_file", .summary = "s", .run = good, .items = one_check,
+	  .needs = { .files = missing_file } },
+	{ .name = "fails_then_passes", .summary = "s", .run = fails_then_passes, .items = one_check },
+};
+
+static const struct aw_family testfam = {
+	.name = "zz_runner_test", .summary = "probes for the runner's own tests",
+	.probes = probes, .nprobes = AW_ARRAY_SIZE(probes),
+};
+AW_FAMILY(testfam);
+
+static struct aw_probe_result *run_named(struct aw_run *run, const char *name)
+{
+	struct aw_probe_ref ref = { &testfam, NULL };
+	for (size_t i = 0; i < testfam.nprobes; i++)
+		if (strcmp(probes[i].name, name) == 0)
+			ref.probe = &probes[i];
+	assert_non_null(ref.probe);
+	struct aw_runner_opts opts = { 0 };
+	aw_run_probes(&ref, 1, &opts, run);
+	return &run->probes[0];
+}
+
+static void test_good(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	struct aw_probe_result *r = run_named(&run, "good");
+	assert_int_equal(r->status, AW_ST_PASS);
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	assert_int_equal(r->items[1].status, AW_ST_PASS);
+	assert_string_equal(r->items[1].text, "forty\ntwo");
+	assert_int_equal(aw_run_exit_status(&run), 0);
+	aw_run_free(&run);
+}
+
+static void test_crash_is_an_error(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	struct aw_probe_result *r = run_named(&run, "crashes");
+	assert_int_equal(r->status, AW_ST_ERROR);
+	assert_non_null(strstr(r->reason, "signal 11"));
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	assert_int_equal(r->items[1].status, AW_ST_ERROR);
+	assert_int_equal(aw_run_exit_status(&run), 1);
+	aw_run_free(&run);
+}
+
+static void test_hang_times_out(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	double t0 = aw_now();
+	struct aw_probe_result *r = run_named(&run, "hangs");
+	double took = aw_now() - t0;
+	assert_int_equal(r->status, AW_ST_TIMEOUT);
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	assert_int_equal(r->items[1].status, AW_ST_TIMEOUT);
+	assert_true(took >= 1.0 && took < 3.0);
+	aw_run_free(&run);
+}
+
+static void test_undeclared_item_is_an_error(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	struct aw_probe_result *r = run_named(&run, "lies");
+	assert_int_equal(r->status, AW_ST_ERROR);
+	assert_non_null(strstr(r->reason, "undeclared item"));
+	aw_run_free(&run);
+}
+
+static void test_unreported_items_are_errors(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	struct aw_probe_result *r = run_named(&run, "silent");
+	assert_int_equal(r->status, AW_ST_PASS);
+	assert_int_equal(r->items[0].status, AW_ST_ERROR);
+	assert_int_equal(aw_run_exit_status(&run), 1);
+	aw_run_free(&run);
+}
+
+static void test_leftover_child_does_not_block(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	double t0 = aw_now();
+	struct aw_probe_result *r = run_named(&run, "leaves_a_child");
+	assert_true(aw_now() - t0 < 1.0);
+	assert_int_equal(r->status, AW_ST_PASS);
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	aw_run_free(&run);
+}
+
+static void test_isolation(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	struct aw_probe_result *r = run_named(&run, "isolated");
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	aw_run_free(&run);
+}
+
+static void test_unmet_need_is_a_skip(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	struct aw_probe_result *r = run_named(&run, "needs_file");
+	assert_int_equal(r->status, AW_ST_SKIP);
+	assert_non_null(strstr(r->reason, "/nonexistent/abiwatch-test"));
+	assert_int_equal(r->items[0].status, AW_ST_SKIP);
+	assert_int_equal(aw_run_exit_status(&run), 4);
+	aw_run_free(&run);
+}
+
+static void test_worse_report_wins(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	struct aw_probe_result *r = run_named(&run, "fails_then_passes");
+	assert_int_equal(r->items[0].status, AW_ST_FAIL);
+	assert_string_equal(r->items[0].text, "broken");
+	aw_run_free(&run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_crash_is_an_error),
+		cmocka_unit_test(test_hang_times_out),
+		cmocka_unit_test(test_undeclared_item_is_an_error),
+		cmocka_unit_test(test_unreported_items_are_errors),
+		cmocka_unit_test(test_leftover_child_does_not_block),
+		cmocka_unit_test(test_isolation),
+		cmocka_unit_test(test_unmet_need_is_a_skip),
+		cmocka_unit_test(test_worse_report_wins),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
