@@ -20,10 +20,16 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
+UNIT_ASAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit-asan/%)
 # The unit tests link the program's objects except main().
 LIB_OBJS  := $(filter-out build/obj/src/main.o,$(OBJS))
+LIB_ASAN_OBJS := $(filter-out build/asan/src/main.o,$(ASAN_OBJS))
 
-.PHONY: all run check asan unit deps clean bench
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_CORE := $(filter-out src/main.c src/probes/% src/cmd/%,$(SRCS))
+FUZZ_SECONDS ?= 600
+
+.PHONY: all run check asan unit deps clean bench fuzz fuzz-build
 all: abiwatch
 
 abiwatch: $(OBJS)
@@ -46,7 +52,25 @@ build/unit/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-unit: $(UNIT_BINS)
+build/unit-asan/%: tests/unit/%.c $(LIB_ASAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+unit: $(UNIT_BINS) $(UNIT_ASAN_BINS)
+
+# libFuzzer needs clang; the targets link only the core, not the probes.
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -Isrc -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+		-o $@ $^ $(LDLIBS)
+
+fuzz-build: $(FUZZ_TARGETS)
+
+# A long run of every fuzz target, growing the corpus in tests/fuzz/corpus.
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do n=$${t##*/fuzz_}; \
+		echo "fuzzing $$n for $(FUZZ_SECONDS) s"; \
+		$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus/$$n || exit 1; done
 
 deps:
 	@scripts/install-deps
@@ -56,7 +80,7 @@ run: deps
 	./abiwatch run
 
 check: deps
-	@$(MAKE) --no-print-directory abiwatch asan unit
+	@$(MAKE) --no-print-directory abiwatch asan unit fuzz-build
 	tests/run
 
 bench: abiwatch

@@ -171,6 +171,11 @@ static int parse_header(struct parser *p, const char *line, struct aw_snapshot *
 	    strcmp(word, header_word) != 0)
 		return parse_error(p, "expected the header 'abiwatch-snapshot MAJOR.MINOR', got '%.80s'",
 				   line);
+	char canonical[64];
+	snprintf(canonical, sizeof(canonical), "%s %u.%u", header_word, major, minor);
+	if (strcmp(canonical, line) != 0)
+		return parse_error(p, "expected the header 'abiwatch-snapshot MAJOR.MINOR', got '%.80s'",
+				   line);
 	if (major != AW_SNAPSHOT_MAJOR) {
 		char *v = xasprintf("%u.%u", major, minor);
 		int rc = parse_error(p, "snapshot format %s is not readable by this abiwatch, "
@@ -191,6 +196,10 @@ static int parse_entry(struct parser *p, const char *line, struct aw_snapshot *s
 	if (k == line || strncmp(k, " = ", 3) != 0)
 		return parse_error(p, "expected 'key = value' with a key of letters, digits and "
 				   "'_.-+', got '%.80s'", line);
+	for (const unsigned char *c = (const unsigned char *)k + 3; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return parse_error(p, "a raw control character 0x%02x in a value: "
+					   "it must be written as \\x%02x", *c, *c);
 	char *key = strndup(line, (size_t)(k - line));
 	char *value = aw_unescape(k + 3);
 	if (!value) {
