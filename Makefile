@@ -29,7 +29,7 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuz
 FUZZ_CORE := $(filter-out src/main.c src/probes/% src/cmd/%,$(SRCS))
 FUZZ_SECONDS ?= 600
 
-.PHONY: all run check asan unit deps clean bench fuzz fuzz-build
+.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest
 all: abiwatch
 
 abiwatch: $(OBJS)
@@ -48,13 +48,36 @@ build/asan/abiwatch: $(ASAN_OBJS)
 
 asan: build/asan/abiwatch
 
-build/unit/%: tests/unit/%.c $(LIB_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+# Test binaries also link the misbehaving probes of tests/fixtures.
+FIXTURES  := build/obj/tests/fixtures/selftest_family.o
+ASAN_FIXTURES := build/asan/tests/fixtures/selftest_family.o
+TEST_CFLAGS := -Itests
 
-build/unit-asan/%: tests/unit/%.c $(LIB_ASAN_OBJS)
+build/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/asan/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
+
+build/unit/%: tests/unit/%.c $(LIB_OBJS) $(FIXTURES)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+build/unit-asan/%: tests/unit/%.c $(LIB_ASAN_OBJS) $(ASAN_FIXTURES)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# abiwatch with the selftest family, for command-line tests of crashes
+# and timeouts.
+build/abiwatch-selftest: $(OBJS) $(FIXTURES)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/asan/abiwatch-selftest: $(ASAN_OBJS) $(ASAN_FIXTURES)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+selftest: build/abiwatch-selftest build/asan/abiwatch-selftest
 
 unit: $(UNIT_BINS) $(UNIT_ASAN_BINS)
 
@@ -80,7 +103,7 @@ run: deps
 	./abiwatch run
 
 check: deps
-	@$(MAKE) --no-print-directory abiwatch asan unit fuzz-build
+	@$(MAKE) --no-print-directory abiwatch asan unit selftest fuzz-build
 	tests/run
 
 bench: abiwatch
@@ -89,4 +112,4 @@ bench: abiwatch
 clean:
 	rm -rf build abiwatch
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d)

@@ -38,6 +38,16 @@ static void print_needs(const struct aw_probe *p)
 		printf("      source: %s\n", *t);
 }
 
+static void print_family(const struct aw_family *f)
+{
+	printf("%-42s %s\n", f->name, f->summary);
+	for (const struct aw_param *p = f->params; p && p->name; p++) {
+		char *left = xasprintf("--%s %s", p->name, p->metavar);
+		printf("  option %-33s %s\n", left, p->help);
+		free(left);
+	}
+}
+
 static void print_probe(const struct aw_probe_ref *ref, bool verbose)
 {
 	char name[512];
@@ -65,7 +75,7 @@ int cmd_list(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			verbose = true;
@@ -86,7 +96,7 @@ int cmd_list(int argc, char **argv)
 		return usage_error("list", "nothing matches '%s'", argv[optind + unmatched]);
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || refs[i].family != refs[i - 1].family)
-			printf("%-42s %s\n", refs[i].family->name, refs[i].family->summary);
+			print_family(refs[i].family);
 		print_probe(&refs[i], verbose);
 	}
 	free(refs);

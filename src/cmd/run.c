@@ -2,6 +2,7 @@
 /* abiwatch run: run probes, stream KTAP, write the snapshot. */
 #include "commands.h"
 #include "core/output.h"
+#include "core/params.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "core/snapshot.h"
@@ -47,6 +48,7 @@ struct run_args {
 	double timeout_s;
 	char **globs;
 	size_t nglobs;
+	struct aw_params params;
 };
 
 static int parse_format(const char *s, enum format *f)
@@ -84,44 +86,105 @@ static int check_output(const char *path)
 	return rc;
 }
 
-static int parse_args(int argc, char **argv, struct run_args *a)
+/* The core's options plus every option a family declares; family
+ * options get codes from FAMILY_OPT up, in table order. */
+#define FAMILY_OPT 0x1000
+
+static struct option *option_table(const struct aw_param ***params_out)
 {
-	static const struct option opts[] = {
+	static const struct option core[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams), n = AW_ARRAY_SIZE(core), np = 0;
+	struct option *opts = xcalloc(n + 1, sizeof(*opts));
+	const struct aw_param **params = NULL;
+
+	memcpy(opts, core, sizeof(core));
+	for (size_t f = 0; f < nfam; f++) {
+		for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
+			opts = xrealloc(opts, (n + 2) * sizeof(*opts));
+			opts[n++] = (struct option){ p->name, required_argument, NULL,
+						     FAMILY_OPT + (int)np };
+			params = xrealloc(params, (np + 1) * sizeof(*params));
+			params[np++] = p;
+		}
+	}
+	memset(&opts[n], 0, sizeof(opts[n]));
+	*params_out = params;
+	return opts;
+}
+
+static void print_usage(void)
+{
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+
+	fputs(run_usage, stdout);
+	for (size_t f = 0; f < nfam; f++) {
+		if (!fams[f]->params || !fams[f]->params->name)
+			continue;
+		printf("\nOptions of the %s family:\n", fams[f]->name);
+		for (const struct aw_param *p = fams[f]->params; p->name; p++) {
+			char *left = xasprintf("--%s %s", p->name, p->metavar);
+			printf("      %-22s%s\n", left, p->help);
+			free(left);
+		}
+	}
+}
+
+static int parse_option(int c, struct run_args *a, const struct aw_param **params)
+{
+	char *why = NULL;
+	switch (c) {
+	case 'o':
+		a->output = optarg;
+		return 0;
+	case 'f':
+		if (parse_format(optarg, &a->format) != 0)
+			return usage_error("run", "--format takes ktap, text or json, not '%s'", optarg);
+		return 0;
+	case 't':
+		if (parse_timeout(optarg, &a->timeout_s) != 0)
+			return usage_error("run", "--timeout takes seconds in (0, 86400], not '%s'", optarg);
+		return 0;
+	}
+	if (aw_params_add(&a->params, params[c - FAMILY_OPT]->name, optarg, &why) != 0) {
+		int rc = usage_error("run", "--%s %s: %s", params[c - FAMILY_OPT]->name, optarg, why);
+		free(why);
+		return rc;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	const struct aw_param **params;
+	struct option *opts = option_table(&params);
+	int c, rc = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:f:t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'f':
-			if (parse_format(optarg, &a->format) != 0)
-				return usage_error("run", "--format takes ktap, text or json, not '%s'", optarg);
-			break;
-		case 't':
-			if (parse_timeout(optarg, &a->timeout_s) != 0)
-				return usage_error("run", "--timeout takes seconds in (0, 86400], not '%s'", optarg);
-			break;
-		case 'h':
-			fputs(run_usage, stdout);
-			exit(AW_EXIT_PASS);
-		case ':':
-			return usage_error("run", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error("run", "unknown option '%s'", argv[optind - 1]);
+	while (rc == 0 && (c = getopt_long(argc, argv, ":o:f:t:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			print_usage();
+			rc = -1;
+		} else if (c == ':') {
+			rc = usage_error("run", "option '%s' needs a value", argv[optind - 1]);
+		} else if (c == '?') {
+			rc = usage_error("run", "unknown option '%s'", argv[optind - 1]);
+		} else {
+			rc = parse_option(c, a, params);
 		}
 	}
+	free(opts);
+	free(params);
 	a->globs = argv + optind;
 	a->nglobs = (size_t)(argc - optind);
-	return 0;
+	return rc;
 }
 
 static void stream_ktap(const struct aw_probe_result *r, void *arg)
@@ -135,13 +198,23 @@ int cmd_run(int argc, char **argv)
 	struct aw_probe_ref *refs;
 	size_t nrefs, unmatched;
 	struct aw_run run = { 0 };
+	char *why = NULL;
 	int rc = parse_args(argc, argv, &a);
 
-	if (rc != 0)
-		return rc;
-	if (aw_select(a.globs, a.nglobs, &refs, &nrefs, &unmatched) != 0)
-		return usage_error("run", "no probe matches '%s' (see 'abiwatch list')",
+	if (rc != 0) {
+		aw_params_free(&a.params);
+		return rc < 0 ? AW_EXIT_PASS : rc;
+	}
+	if (aw_select(a.globs, a.nglobs, &refs, &nrefs, &unmatched) != 0) {
+		aw_params_free(&a.params);
+		return usage_error("run", "no probe matches '%s'",
 				   a.globs[unmatched]);
+	}
+	if (aw_params_apply(&a.params, &refs, &nrefs, &why) != 0) {
+		rc = usage_error("run", "%s", why);
+		free(why);
+		goto out;
+	}
 	aw_env_collect(&run.env);
 	if (!a.output)
 		a.output = a.default_output =
@@ -150,7 +223,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 
 	struct aw_ktap ktap;
-	struct aw_runner_opts opts = { .timeout_s = a.timeout_s };
+	struct aw_runner_opts opts = { .timeout_s = a.timeout_s, .params = &a.params };
 	if (a.format == FORMAT_KTAP) {
 		aw_ktap_begin(&ktap, stdout, refs, nrefs);
 		opts.probe_done = stream_ktap;
@@ -179,6 +252,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "snapshot: %s\n", a.output);
 	}
 out:
+	aw_params_free(&a.params);
 	aw_run_free(&run);
 	free(refs);
 	free(a.default_output);

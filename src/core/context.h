@@ -9,6 +9,8 @@ struct aw_ctx {
 	int fd;               /* the result pipe */
 	const char *tmpdir;   /* private tmpfs */
 	ino_t host_ipc_ino;   /* the runner's IPC namespace */
+	const void *data;     /* struct aw_probe.data */
+	int host_dirfd;       /* struct aw_probe.host_path, opened */
 };
 
 #endif

@@ -22,13 +22,12 @@ static void result_line(FILE *out, int depth, size_t no, enum aw_status st,
 {
 	char *why = ktap_safe(reason);
 	const char *ok = (st == AW_ST_PASS || st == AW_ST_SKIP) ? "ok" : "not ok";
+	const char *directive = st == AW_ST_SKIP ? "SKIP"
+				: st == AW_ST_TIMEOUT ? "TIMEOUT"
+				: st == AW_ST_ERROR || st == AW_ST_NONE ? "ERROR" : NULL;
 	fprintf(out, "%*s%s %zu %s", depth * 2, "", ok, no, name);
-	if (st == AW_ST_SKIP)
-		fprintf(out, " # SKIP %s", why);
-	else if (st == AW_ST_TIMEOUT)
-		fprintf(out, " # TIMEOUT %s", why);
-	else if (st == AW_ST_ERROR || st == AW_ST_NONE)
-		fprintf(out, " # ERROR %s", why);
+	if (directive)
+		fprintf(out, " # %s%s%s", directive, *why ? " " : "", why);
 	fputc('\n', out);
 	free(why);
 }
@@ -84,21 +83,29 @@ static void item_block(FILE *out, const struct aw_item_result *it, size_t no)
 	result_line(out, 2, no, it->status, it->fullname, it->text);
 }
 
-/* A probe's status as KTAP sees it: a failed item fails the probe. */
-static enum aw_status probe_outcome(const struct aw_probe_result *r)
+/* A probe's line as KTAP sees it.  Its own end (skipped, crashed, timed
+ * out) gives the directive; otherwise a bad item makes it "not ok" and
+ * all items skipped make it a skip. */
+static enum aw_status probe_outcome(const struct aw_probe_result *r, const char **reason)
 {
-	enum aw_status st = r->status;
-	bool any_done = false;
+	bool any_done = false, any_bad = false;
+
+	*reason = r->reason;
+	if (r->status != AW_ST_PASS)
+		return r->status;
 	for (size_t i = 0; i < r->nitems; i++) {
 		enum aw_status s = r->items[i].status;
-		if (s != AW_ST_SKIP)
-			any_done = true;
-		if (s != AW_ST_PASS && s != AW_ST_SKIP)
-			st = aw_status_worse(st, s == AW_ST_NONE ? AW_ST_ERROR : s);
+		any_done |= s != AW_ST_SKIP;
+		any_bad |= s != AW_ST_PASS && s != AW_ST_SKIP;
 	}
-	if (st == AW_ST_PASS && !any_done)
-		st = AW_ST_SKIP;
-	return st;
+	*reason = NULL;
+	if (any_bad)
+		return AW_ST_FAIL;
+	if (!any_done && r->nitems) {
+		*reason = r->items[0].text;
+		return AW_ST_SKIP;
+	}
+	return AW_ST_PASS;
 }
 
 void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r)
@@ -122,19 +129,19 @@ void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r)
 	for (size_t i = 0; i < r->nitems; i++)
 		item_block(out, &r->items[i], i + 1);
 
-	enum aw_status st = probe_outcome(r);
-	result_line(out, 1, ++k->probe_no, st, r->fullname,
-		    st == r->status ? r->reason : (st == AW_ST_SKIP ? r->items[0].text : NULL));
+	const char *reason;
+	enum aw_status st = probe_outcome(r, &reason);
+	result_line(out, 1, ++k->probe_no, st, r->fullname, reason);
+	/* The family fails when a probe is not ok, and is skipped only when
+	 * all its probes were. */
 	if (st != AW_ST_SKIP)
-		k->family_status = k->family_status == AW_ST_SKIP ? st
-				   : aw_status_worse(k->family_status, st);
+		k->family_status = k->family_status == AW_ST_SKIP || st != AW_ST_PASS
+				   ? (st == AW_ST_PASS ? AW_ST_PASS : AW_ST_FAIL) : k->family_status;
 
 	k->next++;
 	bool last_of_family = k->next == k->nrefs || k->refs[k->next].family != r->ref.family;
 	if (last_of_family)
-		result_line(out, 0, k->family_no,
-			    k->family_status == AW_ST_TIMEOUT ? AW_ST_FAIL : k->family_status,
-			    r->ref.family->name,
+		result_line(out, 0, k->family_no, k->family_status, r->ref.family->name,
 			    k->family_status == AW_ST_SKIP ? "every probe was skipped" : NULL);
 	fflush(out);
 }

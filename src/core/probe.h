@@ -53,6 +53,31 @@ struct aw_probe {
 	 * linux-git:<commit>, man:<page>(<section>), posix:<interface>. */
 	const char *const *tags;
 	unsigned timeout_s;          /* 0: the runner's default */
+	/* For probes that share a run function (one per filesystem, say):
+	 * what this one is about.  Read it back with aw_probe_data(). */
+	const void *data;
+	/* A directory of the host the probe works in (--path DIR).  The
+	 * runner opens it before the private /tmp hides anything, and hands
+	 * the probe a descriptor: aw_host_dirfd(). */
+	const char *host_path;
+};
+
+/* An option of `abiwatch run` that a family declares, such as --entries.
+ * Probes read its values with aw_param(). */
+struct aw_param {
+	const char *name;       /* the long option, without "--" */
+	const char *metavar;    /* "N", "LABEL=DIR" */
+	const char *help;
+	/* Each comma-separated value names probes of the family to run, as
+	 * if given as globs (--fs ext4,xfs). */
+	bool selects;
+	/* Each value adds a probe made from it (--path LABEL=DIR), or fails
+	 * with *why set (malloc'd). */
+	struct aw_probe *(*instantiate)(const char *value, char **why);
+	void (*release)(struct aw_probe *made); /* undoes instantiate */
+	/* Check a value before anything runs; NULL: any value.  Returns 0,
+	 * or -1 with *why set (malloc'd). */
+	int (*check)(const char *value, char **why);
 };
 
 struct aw_family {
@@ -60,6 +85,7 @@ struct aw_family {
 	const char *summary;
 	const struct aw_probe *probes;
 	size_t nprobes;
+	const struct aw_param *params; /* terminated by { .name = NULL } */
 };
 
 /* Register a family: one line at the end of the family's main file. */
@@ -94,6 +120,17 @@ void aw_unobserved(struct aw_ctx *ctx, const char *obs, const char *fmt, ...)
 /* A diagnostic line for humans; it reaches KTAP as "# ...". */
 void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The probe's own data pointer (struct aw_probe.data). */
+const void *aw_probe_data(const struct aw_ctx *ctx);
+
+/* The last value given for a family option (--name VALUE), or NULL. */
+const char *aw_param(const struct aw_ctx *ctx, const char *name);
+/* aw_param() as a number, or dflt when the option was not given. */
+long long aw_param_long(const struct aw_ctx *ctx, const char *name, long long dflt);
+
+/* An O_DIRECTORY descriptor of struct aw_probe.host_path, or -1. */
+int aw_host_dirfd(const struct aw_ctx *ctx);
 
 /* The probe's private directory (a tmpfs in its own mount namespace). */
 const char *aw_tmpdir(const struct aw_ctx *ctx);

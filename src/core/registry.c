@@ -122,7 +122,8 @@ static bool valid_name(const char *s, bool dots_ok)
 		return false;
 	for (const char *p = s; *p; p++) {
 		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-			  *p == '_' || (dots_ok && *p == '.' && p[1] && p[1] != '.');
+			  *p == '_' || *p == '-' ||
+			  (dots_ok && *p == '.' && p[1] && p[1] != '.');
 		if (!ok)
 			return false;
 	}
@@ -154,6 +155,35 @@ static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 	return bad;
 }
 
+/* A family option must be documented, do one thing, and be the only
+ * option of that name in the program. */
+static int verify_params(const struct aw_family *const *fams, size_t nfam, size_t f)
+{
+	int bad = 0;
+	for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
+		if (!valid_name(p->name, false) || !p->metavar || !p->help ||
+		    (p->selects && p->instantiate)) {
+			fprintf(stderr, "%s: option --%s: bad name, no metavar or help, or both "
+				"selects and instantiates\n", fams[f]->name, p->name);
+			bad++;
+		}
+		static const char *const core[] = { "output", "format", "timeout", "help" };
+		for (size_t i = 0; i < AW_ARRAY_SIZE(core); i++)
+			if (strcmp(core[i], p->name) == 0) {
+				fprintf(stderr, "%s: option --%s hides the core's\n", fams[f]->name, p->name);
+				bad++;
+			}
+		for (size_t g = f; g < nfam; g++)
+			for (const struct aw_param *q = fams[g]->params; q && q->name; q++)
+				if (q != p && (g > f || q > p) && strcmp(q->name, p->name) == 0) {
+					fprintf(stderr, "option --%s declared by %s and %s\n",
+						p->name, fams[f]->name, fams[g]->name);
+					bad++;
+				}
+	}
+	return bad;
+}
+
 int aw_registry_verify(void)
 {
 	const struct aw_family *const *fams;
@@ -170,6 +200,7 @@ int aw_registry_verify(void)
 			fprintf(stderr, "family '%s' registered twice\n", fams[f]->name);
 			bad++;
 		}
+		bad += verify_params(fams, nfam, f);
 		for (size_t p = 0; p < fams[f]->nprobes; p++) {
 			bad += verify_probe(fams[f], &fams[f]->probes[p]);
 			for (size_t q = p + 1; q < fams[f]->nprobes; q++) {

@@ -82,6 +82,16 @@ void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+const void *aw_probe_data(const struct aw_ctx *ctx)
+{
+	return ctx->data;
+}
+
+int aw_host_dirfd(const struct aw_ctx *ctx)
+{
+	return ctx->host_dirfd;
+}
+
 const char *aw_tmpdir(const struct aw_ctx *ctx)
 {
 	return ctx->tmpdir;

@@ -88,7 +88,7 @@ static void reset_signals(void)
 }
 
 static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe,
-						 int result_fd, ino_t host_ipc)
+						 int result_fd, int host_dirfd, ino_t host_ipc)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0) {
@@ -103,7 +103,10 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe,
 	if (chdir("/tmp") != 0)
 		_exit(EXIT_NO_ISOLATION);
 
-	struct aw_ctx ctx = { .fd = result_fd, .tmpdir = "/tmp", .host_ipc_ino = host_ipc };
+	struct aw_ctx ctx = {
+		.fd = result_fd, .tmpdir = "/tmp", .host_ipc_ino = host_ipc, .data = probe->data,
+		.host_dirfd = host_dirfd,
+	};
 	probe->run(&ctx);
 	_exit(0);
 }
@@ -135,6 +138,15 @@ static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int 
 	if (read(sync_fd, &go, 1) != 1)
 		_exit(EXIT_NO_ISOLATION);
 	close(sync_fd);
+	/* Before /tmp is covered: the host path may lie below it. */
+	int host_dirfd = -1;
+	if (probe->host_path) {
+		host_dirfd = open(probe->host_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (host_dirfd < 0) {
+			write_note(result_fd, probe->host_path);
+			_exit(EXIT_NO_ISOLATION);
+		}
+	}
 	if (isolate_mounts(result_fd) != 0)
 		_exit(EXIT_NO_ISOLATION);
 
@@ -144,7 +156,7 @@ static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int 
 		_exit(EXIT_NO_ISOLATION);
 	}
 	if (pid == 0)
-		run_probe(probe, result_fd, host_ipc);
+		run_probe(probe, result_fd, host_dirfd, host_ipc);
 
 	int status;
 	for (;;) {
@@ -423,6 +435,7 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		   const struct aw_runner_opts *opts, struct aw_run *run)
 {
+	aw_current_params = opts->params;
 	run->probes = xcalloc(n, sizeof(*run->probes));
 	run->nprobes = n;
 	for (size_t i = 0; i < n; i++) {

@@ -3,12 +3,14 @@
 #ifndef ABIWATCH_RUNNER_H
 #define ABIWATCH_RUNNER_H
 
+#include "params.h"
 #include "result.h"
 
 #define AW_DEFAULT_TIMEOUT_S 10.0
 
 struct aw_runner_opts {
 	double timeout_s; /* > 0: overrides every probe's own timeout */
+	const struct aw_params *params; /* family options, for aw_param() */
 	/* Called as each probe finishes, so that output can stream. */
 	void (*probe_done)(const struct aw_probe_result *r, void *arg);
 	void *arg;

@@ -6,106 +6,18 @@
 #include <cmocka.h>
 
 #include "core/probe.h"
+#include "fixtures/selftest_family.h"
 #include "core/runner.h"
 #include "core/util.h"
 
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#include <unistd.h>
-
-#define TMPFS_MAGIC 0x01021994
-
-static void good(struct aw_ctx *ctx)
-{
-	aw_pass(ctx, "holds");
-	aw_observe(ctx, "value", "forty\ntwo");
-}
-
-static void crashes(struct aw_ctx *ctx)
-{
-	aw_pass(ctx, "holds");
-	kill(getpid(), SIGSEGV);
-}
-
-static void hangs(struct aw_ctx *ctx)
-{
-	aw_pass(ctx, "holds");
-	for (;;)
-		pause();
-}
-
-static void lies(struct aw_ctx *ctx)
-{
-	aw_pass(ctx, "no_such_item");
-	aw_pass(ctx, "holds");
-}
-
-static void silent(struct aw_ctx *ctx)
-{
-	(void)ctx;
-}
-
-/* A child that outlives the probe and keeps the pipe open must not keep
- * the runner waiting: it dies with the PID namespace. */
-static void leaves_a_child(struct aw_ctx *ctx)
-{
-	if (fork() == 0) {
-		for (;;)
-			pause();
-	}
-	aw_pass(ctx, "holds");
-}
-
-static void isolated(struct aw_ctx *ctx)
-{
-	struct statfs fs;
-	aw_expect(ctx, "holds", aw_private_ipc(ctx) && statfs(aw_tmpdir(ctx), &fs) == 0 &&
-		  fs.f_type == TMPFS_MAGIC && getpid() == 2,
-		  "ipc private %d, pid %d", aw_private_ipc(ctx), (int)getpid());
-}
-
-static void fails_then_passes(struct aw_ctx *ctx)
-{
-	aw_fail(ctx, "holds", "broken");
-	aw_pass(ctx, "holds");
-}
-
-static const struct aw_item one_check[] = {
-	AW_CHECK_ITEM("holds", "a check"),
-	AW_OBS_ITEM("value", "an observation"),
-	AW_ITEMS_END,
-};
-
-static const char *const missing_file[] = { "/nonexistent/abiwatch-test", NULL };
-
-static const struct aw_probe probes[] = {
-	{ .name = "good", .summary = "s", .run = good, .items = one_check },
-	{ .name = "crashes", .summary = "s", .run = crashes, .items = one_check },
-	{ .name = "hangs", .summary = "s", .run = hangs, .items = one_check, .timeout_s = 1 },
-	{ .name = "lies", .summary = "s", .run = lies, .items = one_check },
-	{ .name = "silent", .summary = "s", .run = silent, .items = one_check },
-	{ .name = "leaves_a_child", .summary = "s", .run = leaves_a_child, .items = one_check },
-	{ .name = "isolated", .summary = "s", .run = isolated, .items = one_check },
-	{ .name = "needs_file", .summary = "s", .run = good, .items = one_check,
-	  .needs = { .files = missing_file } },
-	{ .name = "fails_then_passes", .summary = "s", .run = fails_then_passes, .items = one_check },
-};
-
-static const struct aw_family testfam = {
-	.name = "zz_runner_test", .summary = "probes for the runner's own tests",
-	.probes = probes, .nprobes = AW_ARRAY_SIZE(probes),
-};
-AW_FAMILY(testfam);
 
 static struct aw_probe_result *run_named(struct aw_run *run, const char *name)
 {
-	struct aw_probe_ref ref = { &testfam, NULL };
-	for (size_t i = 0; i < testfam.nprobes; i++)
-		if (strcmp(probes[i].name, name) == 0)
-			ref.probe = &probes[i];
+	struct aw_probe_ref ref = { &aw_selftest_family, NULL };
+	for (size_t i = 0; i < aw_selftest_family.nprobes; i++)
+		if (strcmp(aw_selftest_probes[i].name, name) == 0)
+			ref.probe = &aw_selftest_probes[i];
 	assert_non_null(ref.probe);
 	struct aw_runner_opts opts = { 0 };
 	aw_run_probes(&ref, 1, &opts, run);
