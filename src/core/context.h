@@ -3,6 +3,9 @@
 #ifndef ABIWATCH_CONTEXT_H
 #define ABIWATCH_CONTEXT_H
 
+#include "probe.h"
+
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct aw_ctx {
@@ -11,6 +14,8 @@ struct aw_ctx {
 	ino_t host_ipc_ino;   /* the runner's IPC namespace */
 	const void *data;     /* struct aw_probe.data */
 	int host_dirfd;       /* struct aw_probe.host_path, opened */
+	const struct aw_probe *probe;
+	bool *reported;       /* per declared item, for aw_skip_rest() */
 };
 
 #endif

@@ -2,6 +2,7 @@
 #include "env.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,40 @@ bool aw_cap_effective(int cap)
 		v = CAP_CLEAR;
 	cap_free(caps);
 	return v == CAP_SET;
+}
+
+bool aw_in_initial_userns(void)
+{
+	unsigned long inner, outer, count;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+	bool initial = false;
+
+	if (!f)
+		return false;
+	/* Only the initial namespace maps all 2^32 - 1 ids from 0 to 0. */
+	if (fscanf(f, "%lu %lu %lu", &inner, &outer, &count) == 3)
+		initial = inner == 0 && outer == 0 && count == 4294967295UL;
+	fclose(f);
+	return initial;
+}
+
+bool aw_has_cap(int cap)
+{
+	return aw_cap_effective(cap) && aw_in_initial_userns();
+}
+
+int aw_drop_cap(int cap)
+{
+	cap_value_t list[1] = { (cap_value_t)cap };
+	cap_t caps = cap_get_proc();
+	int rc = 0;
+
+	if (!caps)
+		return -errno;
+	if (cap_set_flag(caps, CAP_EFFECTIVE, 1, list, CAP_CLEAR) != 0 || cap_set_proc(caps) != 0)
+		rc = -errno;
+	cap_free(caps);
+	return rc;
 }
 
 const char *aw_cap_name(int cap)

@@ -4,6 +4,8 @@
 #ifndef ABIWATCH_ENV_H
 #define ABIWATCH_ENV_H
 
+#include "probe.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 

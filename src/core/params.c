@@ -73,9 +73,11 @@ static int check_listed(const struct aw_param_value *v, char **why)
 	char *copy = xstrdup(v->value), *save = NULL;
 	int rc = 0;
 	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(v->family, &probes);
 		bool found = false;
-		for (size_t i = 0; i < v->family->nprobes && !found; i++)
-			found = fnmatch(t, v->family->probes[i].name, 0) == 0;
+		for (size_t i = 0; i < np && !found; i++)
+			found = fnmatch(t, probes[i]->name, 0) == 0;
 		if (!found) {
 			*why = xasprintf("--%s: the %s family has no probe '%s' (see 'abiwatch list %s')",
 					 v->param->name, v->family->name, t, v->family->name);

@@ -80,11 +80,14 @@ struct aw_param {
 	int (*check)(const char *value, char **why);
 };
 
+#define AW_PROBES_END { .name = NULL }
+
 struct aw_family {
 	const char *name;
 	const char *summary;
-	const struct aw_probe *probes;
-	size_t nprobes;
+	/* The probe tables of the family's files, in order, each ended by
+	 * AW_PROBES_END; the list itself ends with NULL. */
+	const struct aw_probe *const *tables;
 	const struct aw_param *params; /* terminated by { .name = NULL } */
 };
 
@@ -100,10 +103,11 @@ struct aw_family {
 void aw_pass(struct aw_ctx *ctx, const char *check);
 void aw_fail(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A check (or observation) that cannot be decided here, and why. */
 void aw_skip(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A check that could not be decided because the probe's own machinery
- * failed (an mkfs that broke, an unexpected errno from set-up). */
+/* A check or observation that could not be decided because the probe's
+ * own machinery failed (an mkfs that broke, an unexpected errno). */
 void aw_error(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Pass when cond holds, otherwise fail with the message. */
@@ -116,6 +120,13 @@ void aw_observe_long(struct aw_ctx *ctx, const char *obs, long long value);
 /* An observation that cannot be made here, and why. */
 void aw_unobserved(struct aw_ctx *ctx, const char *obs, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Report every declared item not reported yet, as skipped (or as an
+ * error): for a probe that finds out it cannot go on. */
+void aw_skip_rest(struct aw_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void aw_error_rest(struct aw_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* A diagnostic line for humans; it reaches KTAP as "# ...". */
 void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
@@ -138,5 +149,15 @@ const char *aw_tmpdir(const struct aw_ctx *ctx);
 /* True when the probe is sure to be in an IPC namespace of its own, so
  * that writing IPC sysctls cannot touch the host. */
 bool aw_private_ipc(const struct aw_ctx *ctx);
+
+/* ---- privilege, for use inside a probe ---- */
+
+/* Whether the calling process holds cap in its effective set and sits in
+ * the initial user namespace, where the kernel's capable() checks count. */
+bool aw_has_cap(int cap);
+bool aw_in_initial_userns(void);
+/* Clear cap from the effective set, to test the unprivileged path even
+ * where the runner holds it.  0 or -errno. */
+int aw_drop_cap(int cap);
 
 #endif

@@ -18,6 +18,40 @@ static int by_name(const void *a, const void *b)
 	return strcmp(fa->name, fb->name);
 }
 
+struct flat {
+	const struct aw_family *family;
+	const struct aw_probe **probes;
+	size_t n;
+};
+
+static struct flat *flats;
+static size_t nflats;
+
+static void flatten(const struct aw_family *f, struct flat *out)
+{
+	out->family = f;
+	for (const struct aw_probe *const *t = f->tables; t && *t; t++) {
+		for (const struct aw_probe *p = *t; p->name; p++) {
+			out->probes = xrealloc(out->probes, (out->n + 1) * sizeof(*out->probes));
+			out->probes[out->n++] = p;
+		}
+	}
+}
+
+size_t aw_family_probes(const struct aw_family *f, const struct aw_probe *const **out)
+{
+	const struct aw_family *const *fams;
+	aw_families(&fams);
+	for (size_t i = 0; i < nflats; i++) {
+		if (flats[i].family == f) {
+			*out = flats[i].probes;
+			return flats[i].n;
+		}
+	}
+	*out = NULL;
+	return 0;
+}
+
 size_t aw_families(const struct aw_family *const **out)
 {
 	static const struct aw_family **sorted;
@@ -28,6 +62,10 @@ size_t aw_families(const struct aw_family *const **out)
 		sorted = xcalloc(n, sizeof(*sorted));
 		memcpy(sorted, __start_aw_families, n * sizeof(*sorted));
 		qsort(sorted, n, sizeof(*sorted), by_name);
+		flats = xcalloc(n, sizeof(*flats));
+		nflats = n;
+		for (size_t i = 0; i < n; i++)
+			flatten(sorted[i], &flats[i]);
 	}
 	*out = sorted;
 	return n;
@@ -85,8 +123,10 @@ int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 	char name[512];
 
 	for (size_t f = 0; f < nfam; f++) {
-		for (size_t p = 0; p < fams[f]->nprobes; p++) {
-			struct aw_probe_ref ref = { fams[f], &fams[f]->probes[p] };
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t p = 0; p < np; p++) {
+			struct aw_probe_ref ref = { fams[f], probes[p] };
 			bool take = nglobs == 0;
 			aw_probe_fullname(&ref, name, sizeof(name));
 			for (size_t g = 0; g < nglobs; g++) {
@@ -201,12 +241,14 @@ int aw_registry_verify(void)
 			bad++;
 		}
 		bad += verify_params(fams, nfam, f);
-		for (size_t p = 0; p < fams[f]->nprobes; p++) {
-			bad += verify_probe(fams[f], &fams[f]->probes[p]);
-			for (size_t q = p + 1; q < fams[f]->nprobes; q++) {
-				if (strcmp(fams[f]->probes[p].name, fams[f]->probes[q].name) == 0) {
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t p = 0; p < np; p++) {
+			bad += verify_probe(fams[f], probes[p]);
+			for (size_t q = p + 1; q < np; q++) {
+				if (strcmp(probes[p]->name, probes[q]->name) == 0) {
 					fprintf(stderr, "%s: probe '%s' declared twice\n",
-						fams[f]->name, fams[f]->probes[p].name);
+						fams[f]->name, probes[p]->name);
 					bad++;
 				}
 			}

@@ -16,6 +16,8 @@ struct aw_probe_ref {
 
 /* Families sorted by name. */
 size_t aw_families(const struct aw_family *const **out);
+/* A family's probes, all its tables laid end to end. */
+size_t aw_family_probes(const struct aw_family *f, const struct aw_probe *const **out);
 
 /* "family.probe" into buf; returns buf. */
 char *aw_probe_fullname(const struct aw_probe_ref *ref, char *buf, size_t len);

@@ -10,9 +10,28 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Index of a declared item, or -1: a name the runner will reject. */
+static int item_index(const struct aw_ctx *ctx, const char *name)
+{
+	for (int i = 0; ctx->probe->items[i].name; i++)
+		if (strcmp(ctx->probe->items[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 static void send_line(struct aw_ctx *ctx, char type, const char *name,
 		      const char *status, const char *text)
 {
+	if (name) {
+		int i = item_index(ctx, name);
+		if (i >= 0) {
+			ctx->reported[i] = true;
+			/* skip and error apply to either kind of item */
+			if (ctx->probe->items[i].kind == AW_OBSERVATION && type == 'C' &&
+			    strcmp(status, "fail") != 0 && strcmp(status, "pass") != 0)
+				type = 'O';
+		}
+	}
 	char *esc = text ? aw_escape(text) : NULL;
 	char *line;
 
@@ -55,6 +74,33 @@ AW_REPORT_FN(aw_skip, 'C', "skip")
 AW_REPORT_FN(aw_error, 'C', "error")
 AW_REPORT_FN(aw_observe, 'O', "pass")
 AW_REPORT_FN(aw_unobserved, 'O', "skip")
+
+static void report_rest(struct aw_ctx *ctx, const char *status, const char *fmt, va_list ap)
+{
+	char *text = xvasprintf(fmt, ap);
+	for (int i = 0; ctx->probe->items[i].name; i++) {
+		const struct aw_item *it = &ctx->probe->items[i];
+		if (!ctx->reported[i])
+			send_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
+	}
+	free(text);
+}
+
+void aw_skip_rest(struct aw_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_rest(ctx, "skip", fmt, ap);
+	va_end(ap);
+}
+
+void aw_error_rest(struct aw_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_rest(ctx, "error", fmt, ap);
+	va_end(ap);
+}
 
 bool aw_expect(struct aw_ctx *ctx, const char *check, bool cond, const char *fmt, ...)
 {

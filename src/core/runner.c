@@ -50,16 +50,26 @@ static char *upper(const char *s)
 	return u;
 }
 
+/* Without CAP_SYS_ADMIN, a user namespace of our own grants it there. */
+static bool needs_userns(void)
+{
+	return !aw_cap_effective(CAP_SYS_ADMIN);
+}
+
 /* Why this probe cannot run here, or NULL when everything it needs is. */
 static char *unmet_needs(const struct aw_probe *p)
 {
 	for (const int *c = p->needs.caps; c && *c >= 0; c++) {
-		if (!aw_cap_effective(*c)) {
-			char *name = upper(aw_cap_name(*c));
-			char *why = xasprintf("needs %s, which this process does not hold", name);
-			free(name);
+		char *name = upper(aw_cap_name(*c));
+		char *why = NULL;
+		if (!aw_cap_effective(*c))
+			why = xasprintf("needs %s, which this process does not hold", name);
+		else if (needs_userns())
+			why = xasprintf("needs %s in the initial user namespace, but without "
+					"CAP_SYS_ADMIN the probe runs in a user namespace of its own", name);
+		free(name);
+		if (why)
 			return why;
-		}
 	}
 	for (const char *const *f = p->needs.files; f && *f; f++)
 		if (access(*f, F_OK) != 0)
@@ -103,9 +113,12 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe,
 	if (chdir("/tmp") != 0)
 		_exit(EXIT_NO_ISOLATION);
 
+	size_t nitems = 0;
+	while (probe->items[nitems].name)
+		nitems++;
 	struct aw_ctx ctx = {
 		.fd = result_fd, .tmpdir = "/tmp", .host_ipc_ino = host_ipc, .data = probe->data,
-		.host_dirfd = host_dirfd,
+		.host_dirfd = host_dirfd, .probe = probe, .reported = xcalloc(nitems, sizeof(bool)),
 	};
 	probe->run(&ctx);
 	_exit(0);
@@ -214,8 +227,7 @@ struct child {
 static int spawn(const struct aw_probe *probe, struct child *c)
 {
 	int sync[2], result[2];
-	/* Without CAP_SYS_ADMIN, a user namespace of our own grants it there. */
-	bool userns = !aw_cap_effective(CAP_SYS_ADMIN);
+	bool userns = needs_userns();
 	long flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | SIGCHLD;
 	ino_t host_ipc = own_ipc_ns();
 

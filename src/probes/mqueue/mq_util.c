@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "mq_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *mqu_errname(int err)
+{
+	static __thread char buf[24];
+	const char *name;
+
+	if (err == 0)
+		return "success";
+	if (err < 0)
+		err = -err;
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+static int open_queue(const char *name, const struct mqu_shape *shape, mqd_t *q)
+{
+	struct mq_attr attr = { 0 };
+
+	if (shape) {
+		attr.mq_maxmsg = shape->maxmsg;
+		attr.mq_msgsize = shape->msgsize;
+	}
+	*q = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, shape ? &attr : NULL);
+	return *q == (mqd_t)-1 ? -errno : 0;
+}
+
+int mqu_try_create(const char *name, const struct mqu_shape *shape,
+		   struct mqu_shape *got)
+{
+	struct mq_attr attr;
+	mqd_t q;
+	int rc = open_queue(name, shape, &q);
+
+	if (rc)
+		return rc;
+	if (got && mq_getattr(q, &attr) == 0) {
+		got->maxmsg = attr.mq_maxmsg;
+		got->msgsize = attr.mq_msgsize;
+	}
+	/* Close before unlink: the last reference going frees the queue and
+	 * returns its charge at once, before the next attempt. */
+	mq_close(q);
+	mq_unlink(name);
+	return 0;
+}
+
+int mqu_create_kept(const char *name, const struct mqu_shape *shape)
+{
+	mqd_t q;
+	int rc = open_queue(name, shape, &q);
+
+	if (rc == 0)
+		mq_close(q);
+	return rc;
+}
+
+int mqu_rlimit_get(struct rlimit *rl)
+{
+	return getrlimit(RLIMIT_MSGQUEUE, rl) == 0 ? 0 : -errno;
+}
+
+int mqu_rlimit_set_soft(rlim_t soft)
+{
+	struct rlimit rl;
+	int rc = mqu_rlimit_get(&rl);
+
+	if (rc)
+		return rc;
+	rl.rlim_cur = soft;
+	return setrlimit(RLIMIT_MSGQUEUE, &rl) == 0 ? 0 : -errno;
+}
+
+int mqu_rlimit_restore_soft(void)
+{
+	struct rlimit rl;
+	int rc = mqu_rlimit_get(&rl);
+
+	return rc ? rc : mqu_rlimit_set_soft(rl.rlim_max);
+}
+
+void mqu_observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
+		    const char *what)
+{
+	if (rc == 0)
+		aw_observe_long(ctx, obs, value);
+	else
+		aw_unobserved(ctx, obs, "%s failed: %s", what, mqu_errname(rc));
+}
+
+int mqu_first_true(long long lo, long long hi, mqu_pred_fn pred, void *arg,
+		   long long *out)
+{
+	int rc;
+
+	if (lo > hi)
+		return -EINVAL;
+	rc = pred(hi, arg);
+	if (rc <= 0)
+		return rc < 0 ? rc : 1;
+	/* Invariant: pred(hi) holds, and nothing below lo does. */
+	while (lo < hi) {
+		/* Unsigned difference: hi - lo may not fit a long long. */
+		long long mid = lo + (long long)(((unsigned long long)hi -
+						  (unsigned long long)lo) / 2);
+		rc = pred(mid, arg);
+		if (rc < 0)
+			return rc;
+		if (rc)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*out = hi;
+	return 0;
+}
+
+bool mqu_fit_linear(const struct mqu_charge *c, size_t n, long long *overhead)
+{
+	if (n == 0 || c[0].shape.maxmsg <= 0)
+		return false;
+	long long payload = (long long)c[0].shape.maxmsg * c[0].shape.msgsize;
+	long long o = (c[0].bytes - payload) / c[0].shape.maxmsg;
+	*overhead = o;
+	for (size_t i = 0; i < n; i++) {
+		const struct mqu_shape *s = &c[i].shape;
+		if (s->maxmsg <= 0 || c[i].bytes != (long long)s->maxmsg * (s->msgsize + o))
+			return false;
+	}
+	return true;
+}
+
+long long mqu_formula_charge(const struct mqu_shape *s, long long msg_size,
+			     long long node_size)
+{
+	long long nodes = s->maxmsg < MQU_MQ_PRIO_MAX ? s->maxmsg : MQU_MQ_PRIO_MAX;
+	return (long long)s->maxmsg * msg_size + nodes * node_size +
+	       (long long)s->maxmsg * s->msgsize;
+}
+
+bool mqu_shape_eq(const struct mqu_shape *a, const struct mqu_shape *b)
+{
+	return a->maxmsg == b->maxmsg && a->msgsize == b->msgsize;
+}
+
+enum mqu_source mqu_classify_source(const struct mqu_shape *fresh,
+				    const struct mqu_trial *defaults_lowered,
+				    const struct mqu_trial *maxima_raised)
+{
+	/* Following the default knobs settles it: only >= 3.5 has them. */
+	if (defaults_lowered && defaults_lowered->done &&
+	    mqu_shape_eq(&defaults_lowered->got, &defaults_lowered->set))
+		return MQU_SRC_DEFAULT_KNOBS;
+	if (!maxima_raised || !maxima_raised->done)
+		return MQU_SRC_OTHER;
+	if (mqu_shape_eq(&maxima_raised->got, &maxima_raised->set))
+		return MQU_SRC_MAXIMA;
+	/* Neither knob moved it, so it is a constant, unless a lowered
+	 * default did move it, but not to what was set. */
+	if (mqu_shape_eq(&maxima_raised->got, fresh) &&
+	    !(defaults_lowered && defaults_lowered->done &&
+	      !mqu_shape_eq(&defaults_lowered->got, fresh)))
+		return MQU_SRC_FIXED;
+	return MQU_SRC_OTHER;
+}
+
+const char *mqu_source_name(enum mqu_source s)
+{
+	switch (s) {
+	case MQU_SRC_DEFAULT_KNOBS: return "default_knobs";
+	case MQU_SRC_MAXIMA: return "maxima";
+	case MQU_SRC_FIXED: return "fixed";
+	case MQU_SRC_OTHER: break;
+	}
+	return "other";
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Helpers the mqueue probes share: queue creation that leaves nothing
+ * behind, RLIMIT_MSGQUEUE and capability handling, errno names, and the
+ * pure logic (searches, formula fitting, classification) the unit test
+ * exercises without a kernel. */
+#ifndef ABIWATCH_MQ_UTIL_H
+#define ABIWATCH_MQ_UTIL_H
+
+#include "../../core/probe.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/resource.h>
+
+/* Compiled-in values of current kernels (include/linux/ipc_namespace.h),
+ * as documented in mq_overview(7); probes compare against these. */
+#define MQU_DFLT_MSG         10
+#define MQU_DFLT_MSGSIZE     8192
+#define MQU_DFLT_QUEUESMAX   256
+#define MQU_HARD_MSGMAX      65536
+#define MQU_HARD_MSGSIZEMAX  (16 * 1024 * 1024)
+#define MQU_MQ_PRIO_MAX      32768
+
+#define MQU_KNOB_MSG_MAX         "fs/mqueue/msg_max"
+#define MQU_KNOB_MSGSIZE_MAX     "fs/mqueue/msgsize_max"
+#define MQU_KNOB_MSG_DEFAULT     "fs/mqueue/msg_default"
+#define MQU_KNOB_MSGSIZE_DEFAULT "fs/mqueue/msgsize_default"
+#define MQU_KNOB_QUEUES_MAX      "fs/mqueue/queues_max"
+
+/* Each probe file's table, for family.c. */
+extern const struct aw_probe mq_noattr_probes[], mq_attr_probes[], mq_rlimit_probes[],
+	mq_sysctl_probes[], mq_queues_max_probes[], mq_privileged_probes[];
+
+/* The shape of a queue. */
+struct mqu_shape {
+	long maxmsg;
+	long msgsize;
+};
+
+/* ---- errno names ---- */
+
+/* "EINVAL" for EINVAL or -EINVAL, "success" for 0. */
+const char *mqu_errname(int err);
+
+/* ---- queues ---- */
+
+/* Create name (O_CREAT|O_EXCL) with the shape, or the kernel's defaults
+ * when shape is NULL; read its attributes back into *got (may be NULL);
+ * close and unlink it, so that neither its charge nor its slot in
+ * queues_max outlives the call.  0 or -errno of mq_open(). */
+int mqu_try_create(const char *name, const struct mqu_shape *shape,
+		   struct mqu_shape *got);
+/* As above but the queue stays (closed, not unlinked): it keeps counting
+ * against queues_max and RLIMIT_MSGQUEUE until the namespace dies. */
+int mqu_create_kept(const char *name, const struct mqu_shape *shape);
+
+/* ---- RLIMIT_MSGQUEUE ---- */
+
+int mqu_rlimit_get(struct rlimit *rl);          /* 0 or -errno */
+int mqu_rlimit_set_soft(rlim_t soft);           /* keeps the hard limit */
+int mqu_rlimit_restore_soft(void);              /* soft = hard */
+
+/* ---- reporting ---- */
+
+/* Report an observation from a 0/-errno result: the value, or why not. */
+void mqu_observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
+		    const char *what);
+
+/* ---- pure logic ---- */
+
+/* A predicate over integers: 1 true, 0 false, < 0 a -errno. */
+typedef int (*mqu_pred_fn)(long long x, void *arg);
+
+/* The smallest x in [lo, hi] for which pred holds, pred being false
+ * below some point and true from there on.  0 with *out set; 1 when
+ * pred(hi) is false (no such x); the predicate's -errno if it failed;
+ * -EINVAL when lo > hi.  Calls pred O(log(hi - lo)) times. */
+int mqu_first_true(long long lo, long long hi, mqu_pred_fn pred, void *arg,
+		   long long *out);
+
+/* One measured RLIMIT_MSGQUEUE charge. */
+struct mqu_charge {
+	struct mqu_shape shape;
+	long long bytes;
+};
+
+/* Fit bytes = maxmsg * (msgsize + overhead): *overhead is taken from
+ * c[0] ((bytes - payload) / maxmsg, rounded down); returns true when
+ * every c[i] matches it exactly.  false (with *overhead still set when
+ * n > 0) otherwise, including n == 0 or a non-positive maxmsg. */
+bool mqu_fit_linear(const struct mqu_charge *c, size_t n, long long *overhead);
+
+/* The charge the >= 3.5 formula (getrlimit(2)) gives for a shape, with
+ * the per-message and per-priority-node sizes of a kernel. */
+long long mqu_formula_charge(const struct mqu_shape *s, long long msg_size,
+			     long long node_size);
+
+/* Which settings a queue created with attr NULL takes its shape from. */
+enum mqu_source {
+	MQU_SRC_DEFAULT_KNOBS, /* msg_default/msgsize_default (>= 3.5) */
+	MQU_SRC_MAXIMA,        /* msg_max/msgsize_max (2.6.28 - 3.4) */
+	MQU_SRC_FIXED,         /* compiled-in constants (< 2.6.28) */
+	MQU_SRC_OTHER,
+};
+
+/* One experiment: knobs set to `set`, a queue with attr NULL got `got`. */
+struct mqu_trial {
+	bool done; /* false: not made (no such knob, or it failed) */
+	struct mqu_shape set;
+	struct mqu_shape got;
+};
+
+/* Decide the source from the fresh namespace's queue and two trials:
+ * the default knobs moved below the maxima, and the maxima moved above
+ * the fresh shape (defaults left alone). */
+enum mqu_source mqu_classify_source(const struct mqu_shape *fresh,
+				    const struct mqu_trial *defaults_lowered,
+				    const struct mqu_trial *maxima_raised);
+const char *mqu_source_name(enum mqu_source s);
+
+bool mqu_shape_eq(const struct mqu_shape *a, const struct mqu_shape *b);
+
+#endif
