@@ -15,7 +15,7 @@
 static struct aw_probe_result *run_named(struct aw_run *run, const char *name)
 {
 	struct aw_probe_ref ref = { &aw_selftest_family, NULL };
-	for (size_t i = 0; i < aw_selftest_family.nprobes; i++)
+	for (size_t i = 0; i < AW_SELFTEST_NPROBES; i++)
 		if (strcmp(aw_selftest_probes[i].name, name) == 0)
 			ref.probe = &aw_selftest_probes[i];
 	assert_non_null(ref.probe);
