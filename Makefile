@@ -12,8 +12,10 @@ override CFLAGS += -std=gnu11 $(WARN) -Isrc -D_GNU_SOURCE
 LDLIBS   := -lcap -ljson-c
 
 # Every C file under src/ belongs to the program: adding a probe file
-# needs no Makefile change.
-SRCS     := $(shell find src -name '*.c' | LC_ALL=C sort)
+# needs no Makefile change.  Files in a family's m32/ folder are its
+# 32-bit helper instead (see below).
+M32_SRCS := $(shell find src -path '*/m32/*.c' | LC_ALL=C sort)
+SRCS     := $(filter-out $(M32_SRCS),$(shell find src -name '*.c' | LC_ALL=C sort))
 OBJS     := $(SRCS:%.c=build/obj/%.o)
 ASAN_OBJS := $(SRCS:%.c=build/asan/%.o)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -29,8 +31,25 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuz
 FUZZ_CORE := $(filter-out src/main.c src/probes/% src/cmd/%,$(SRCS))
 FUZZ_SECONDS ?= 600
 
-.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest
-all: abiwatch
+# A family's 32-bit helper: src/probes/FAMILY/m32/*.c, linked statically
+# with gcc -m32 into build/m32/abiwatch-FAMILY-m32, which probes find with
+# aw_helper_path().  Static, so that it runs wherever the kernel runs
+# 32-bit programs (also in a VM's initramfs).
+M32_FAMILIES := $(sort $(foreach f,$(M32_SRCS),$(word 3,$(subst /, ,$(f)))))
+M32_BINS := $(M32_FAMILIES:%=build/m32/abiwatch-%-m32)
+M32_CFLAGS := -m32 -static -std=gnu11 -O2 -g $(WARN) -Isrc -D_GNU_SOURCE
+
+define M32_RULE
+build/m32/abiwatch-$(1)-m32: $(filter src/probes/$(1)/m32/%,$(M32_SRCS)) $(wildcard src/probes/$(1)/m32/*.h)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(M32_CFLAGS) -o $$@ $$(filter %.c,$$^)
+endef
+$(foreach f,$(M32_FAMILIES),$(eval $(call M32_RULE,$(f))))
+
+.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest m32
+all: abiwatch m32
+
+m32: $(M32_BINS)
 
 abiwatch: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -103,7 +122,7 @@ run: deps
 	./abiwatch run
 
 check: deps
-	@$(MAKE) --no-print-directory abiwatch asan unit selftest fuzz-build
+	@$(MAKE) --no-print-directory all asan unit selftest fuzz-build
 	tests/run
 
 bench: abiwatch

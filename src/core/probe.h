@@ -150,6 +150,12 @@ const char *aw_tmpdir(const struct aw_ctx *ctx);
  * that writing IPC sysctls cannot touch the host. */
 bool aw_private_ipc(const struct aw_ctx *ctx);
 
+/* The path of a helper program of abiwatch's (a family's 32-bit helper,
+ * "abiwatch-dirent-m32"), malloc'd, or NULL when there is none.  Looked
+ * for in $ABIWATCH_HELPER_DIR, in build/m32/ beside the abiwatch binary,
+ * and in ../libexec/abiwatch/ from it. */
+char *aw_helper_path(const char *name);
+
 /* ---- privilege, for use inside a probe ---- */
 
 /* Whether the calling process holds cap in its effective set and sits in

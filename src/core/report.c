@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Index of a declared item, or -1: a name the runner will reject. */
 static int item_index(const struct aw_ctx *ctx, const char *name)
@@ -136,6 +139,33 @@ const void *aw_probe_data(const struct aw_ctx *ctx)
 int aw_host_dirfd(const struct aw_ctx *ctx)
 {
 	return ctx->host_dirfd;
+}
+
+char *aw_helper_path(const char *name)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("ABIWATCH_HELPER_DIR");
+	char *dir = NULL;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		dir = xstrdup(dirname(exe));
+	}
+	char *candidates[] = {
+		env ? xasprintf("%s/%s", env, name) : NULL,
+		dir ? xasprintf("%s/build/m32/%s", dir, name) : NULL,
+		dir ? xasprintf("%s/../libexec/abiwatch/%s", dir, name) : NULL,
+	};
+	char *found = NULL;
+	for (size_t i = 0; i < AW_ARRAY_SIZE(candidates); i++) {
+		if (!found && candidates[i] && access(candidates[i], X_OK) == 0)
+			found = candidates[i];
+		else
+			free(candidates[i]);
+	}
+	free(dir);
+	return found;
 }
 
 const char *aw_tmpdir(const struct aw_ctx *ctx)
