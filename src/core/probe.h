@@ -25,10 +25,15 @@ struct aw_item {
 	enum aw_item_kind kind;
 	const char *name;
 	const char *summary;
+	/* For an observation: what a change of its value means for
+	 * programs, in one line, for `abiwatch diff` ("encoders packing bits
+	 * above d_off lose them").  NULL: the summary is shown instead. */
+	const char *change;
 };
 
-#define AW_CHECK_ITEM(n, s)  { .kind = AW_CHECK, .name = (n), .summary = (s) }
-#define AW_OBS_ITEM(n, s)    { .kind = AW_OBSERVATION, .name = (n), .summary = (s) }
+/* Further fields may follow the summary: AW_OBS_ITEM("x", "...", .change = "..."). */
+#define AW_CHECK_ITEM(n, s, ...) { .kind = AW_CHECK, .name = (n), .summary = (s), __VA_ARGS__ }
+#define AW_OBS_ITEM(n, s, ...)   { .kind = AW_OBSERVATION, .name = (n), .summary = (s), __VA_ARGS__ }
 #define AW_ITEMS_END         { .name = NULL }
 
 /* What a probe needs before it is worth starting.  Anything missing makes
