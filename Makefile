@@ -46,8 +46,14 @@ build/m32/abiwatch-$(1)-m32: $(filter src/probes/$(1)/m32/%,$(M32_SRCS)) $(wildc
 endef
 $(foreach f,$(M32_FAMILIES),$(eval $(call M32_RULE,$(f))))
 
-.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest m32
-all: abiwatch m32
+# cookiefs: the FUSE filesystem with chosen cookie policies, for tests.
+COOKIEFS := tools/cookiefs/cookiefs
+$(COOKIEFS): tools/cookiefs/cookiefs.c
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3) -o $@ $< $(shell pkg-config --libs fuse3)
+
+.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest m32 tools
+all: abiwatch m32 tools
+tools: $(COOKIEFS)
 
 m32: $(M32_BINS)
 
@@ -129,6 +135,6 @@ bench: abiwatch
 	tests/bench
 
 clean:
-	rm -rf build abiwatch
+	rm -rf build abiwatch $(COOKIEFS)
 
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d)

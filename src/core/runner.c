@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "context.h"
 #include "protocol.h"
+#include "stuck.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -341,6 +342,24 @@ static bool reaped(pid_t pid)
 	return waitpid(pid, &status, WNOHANG) == pid;
 }
 
+/* End a probe that ran out of time.  A FUSE mount it made itself is
+ * aborted first, since a request its daemon never answers would keep a
+ * process unkillable; who is stuck elsewhere is returned for the report. */
+static char *kill_namespace(struct child *c, struct aw_probe_result *r)
+{
+	int aborted = aw_abort_own_fuse(c->pid);
+	if (aborted > 0) {
+		char *note = xasprintf("aborted %d FUSE connection%s the probe had made",
+				       aborted, aborted == 1 ? "" : "s");
+		aw_probe_result_note(r, note);
+		free(note);
+	}
+	char *stuck = aw_describe_stuck(c->pid);
+	kill(-c->pid, SIGKILL);
+	kill(c->pid, SIGKILL);
+	return stuck;
+}
+
 /* Read reports until init is reaped.  At the deadline the namespace is
  * killed; if it still cannot be reaped after a grace period (a process in
  * uninterruptible sleep), it is left behind and the run goes on. */
@@ -350,6 +369,7 @@ static enum ending collect(struct child *c, struct collector *col, double timeou
 	int pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 	enum ending how = ENDED;
 	bool open = true;
+	char *stuck = NULL;
 
 	fcntl(c->result_fd, F_SETFL, O_NONBLOCK);
 	for (;;) {
@@ -366,8 +386,7 @@ static enum ending collect(struct child *c, struct collector *col, double timeou
 				how = LEFT_BEHIND;
 				break;
 			}
-			kill(-c->pid, SIGKILL);
-			kill(c->pid, SIGKILL);
+			stuck = kill_namespace(c, col->r);
 			how = TIMED_OUT;
 			deadline = aw_now() + REAP_GRACE_S;
 		}
@@ -375,10 +394,14 @@ static enum ending collect(struct child *c, struct collector *col, double timeou
 	}
 	if (pidfd >= 0)
 		close(pidfd);
-	if (how == LEFT_BEHIND)
-		aw_probe_result_note(col->r,
-			"the probe's processes did not exit after SIGKILL "
-			"(uninterruptible sleep); abiwatch carried on without them");
+	if (how == LEFT_BEHIND) {
+		char *note = xasprintf("the probe's processes did not exit after SIGKILL; "
+				       "abiwatch carried on without them%s%s",
+				       stuck ? ": " : "", stuck ? stuck : "");
+		aw_probe_result_note(col->r, note);
+		free(note);
+	}
+	free(stuck);
 	return how;
 }
 

@@ -10,6 +10,8 @@
 #include "core/runner.h"
 #include "core/util.h"
 
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct aw_probe_result *run_named(struct aw_run *run, const char *name)
@@ -118,6 +120,31 @@ static void test_unmet_need_is_a_skip(void **state)
 	aw_run_free(&run);
 }
 
+static void test_own_fuse_mount_is_aborted(void **state)
+{
+	(void)state;
+	char *cookiefs = realpath("tools/cookiefs/cookiefs", NULL);
+	if (!cookiefs)
+		skip();
+	setenv("ABIWATCH_COOKIEFS", cookiefs, 1);
+	free(cookiefs);
+	struct aw_run run = { 0 };
+	double t0 = aw_now();
+	struct aw_probe_result *r = run_named(&run, "fuse_hang");
+	double took = aw_now() - t0;
+	assert_int_equal(r->status, AW_ST_TIMEOUT);
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	bool aborted = false, left = false;
+	for (size_t i = 0; i < r->nnotes; i++) {
+		aborted |= strstr(r->notes[i], "aborted 1 FUSE connection") != NULL;
+		left |= strstr(r->notes[i], "did not exit") != NULL;
+	}
+	assert_true(aborted);
+	assert_false(left);
+	assert_true(took < 3.5);
+	aw_run_free(&run);
+}
+
 static void test_worse_report_wins(void **state)
 {
 	(void)state;
@@ -140,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_isolation),
 		cmocka_unit_test(test_unmet_need_is_a_skip),
 		cmocka_unit_test(test_worse_report_wins),
+		cmocka_unit_test(test_own_fuse_mount_is_aborted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "stuck.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define FUSECTL "/sys/fs/fuse/connections"
+
+/* The "major:minor" of every FUSE mount in a mountinfo file. */
+static size_t fuse_devices(const char *mountinfo, char devs[][32], size_t max)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return 0;
+	while (n < max && getline(&line, &cap, f) > 0) {
+		char dev[32];
+		const char *sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*s %*s %31s", dev) != 1)
+			continue;
+		if (strncmp(sep + 3, "fuse ", 5) == 0 || strncmp(sep + 3, "fuse.", 5) == 0 ||
+		    strncmp(sep + 3, "fuseblk ", 8) == 0)
+			snprintf(devs[n++], sizeof(devs[0]), "%s", dev);
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+static bool listed(char devs[][32], size_t n, const char *dev)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(devs[i], dev) == 0)
+			return true;
+	return false;
+}
+
+/* In a child with a mount namespace of its own, so that mounting fusectl
+ * changes nothing outside: write to each connection's abort file. */
+static int abort_connections(char devs[][32], size_t n)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) != 0 ||
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
+			_exit(0);
+		/* Already mounted on the host, or mounted here now. */
+		(void)mount("fusectl", FUSECTL, "fusectl", 0, NULL);
+		int done = 0;
+		for (size_t i = 0; i < n; i++) {
+			unsigned minor;
+			if (sscanf(devs[i], "%*u:%u", &minor) != 1)
+				continue;
+			char path[96];
+			snprintf(path, sizeof(path), FUSECTL "/%u/abort", minor);
+			int fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd >= 0 && write(fd, "1", 1) == 1)
+				done++;
+			if (fd >= 0)
+				close(fd);
+		}
+		_exit(done > 255 ? 255 : done);
+	}
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 0;
+	return WEXITSTATUS(status);
+}
+
+int aw_abort_own_fuse(pid_t pid)
+{
+	static char theirs[64][32], ours[256][32], own[64][32];
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+	size_t nt = fuse_devices(path, theirs, 64);
+	size_t no = fuse_devices("/proc/self/mountinfo", ours, 256);
+	size_t n = 0;
+	for (size_t i = 0; i < nt; i++)
+		if (!listed(ours, no, theirs[i]))
+			memcpy(own[n++], theirs[i], sizeof(own[0]));
+	return n ? abort_connections(own, n) : 0;
+}
+
+static bool same_pidns(pid_t a, const struct stat *ns)
+{
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)a);
+	return stat(path, &st) == 0 && st.st_ino == ns->st_ino && st.st_dev == ns->st_dev;
+}
+
+/* State letter and name of a process, from /proc/PID/stat. */
+static bool proc_state(pid_t pid, char *state, char *comm, size_t len)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+	if (!open || !close || close[1] != ' ')
+		return false;
+	snprintf(comm, len, "%.*s", (int)(close - open - 1), open + 1);
+	*state = close[2];
+	return true;
+}
+
+static char *wchan(pid_t pid)
+{
+	char path[64], buf[128] = "";
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		buf[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	return xstrdup(buf[0] && strcmp(buf, "0") != 0 ? buf : "?");
+}
+
+char *aw_describe_stuck(pid_t pid)
+{
+	char path[64];
+	struct stat ns;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	if (stat(path, &ns) != 0)
+		return NULL;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return NULL;
+	char *out = NULL;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		pid_t p = (pid_t)atoi(e->d_name);
+		char state, comm[64];
+		if (!same_pidns(p, &ns) || !proc_state(p, &state, comm, sizeof(comm)) || state != 'D')
+			continue;
+		char *w = wchan(p);
+		char *more = xasprintf("%s%spid %d (%s) in uninterruptible sleep in %s",
+				       out ? out : "", out ? "; " : "", (int)p, comm, w);
+		free(w);
+		free(out);
+		out = more;
+	}
+	closedir(d);
+	return out;
+}

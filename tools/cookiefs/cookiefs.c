@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cookiefs: a FUSE filesystem whose directories hand out directory-stream
+ * cookies (getdents64 d_off, telldir) by a chosen policy, good or
+ * defective, so that abiwatch's dirent checks can be shown to catch each
+ * defect real filesystems have had.  The kernel's FUSE client passes the
+ * offsets a daemon gives straight to user space, so what the policy says
+ * is what a program sees.
+ *
+ * The root holds one directory per policy; POLICY-N is the same policy
+ * pre-filled with N files.  Everything below is an in-memory tree that
+ * can be written (mkdir, create, unlink, rename), and a directory follows
+ * the policy of the top-level directory it lies in.  See usage().
+ */
+#define FUSE_USE_VERSION 31
+
+#include <errno.h>
+#include <fuse.h>
+#include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum policy {
+	P_GOOD, P_WIDE, P_SIGNED, P_DUP, P_CYCLE, P_UNSTABLE, P_SKIP,
+	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_COUNT
+};
+
+static const struct {
+	const char *name;
+	const char *what;
+} policies[P_COUNT] = {
+	[P_GOOD] = { "good", "stable cookies 3, 4, 5 ... in creation order (1 and 2 are . and ..)" },
+	[P_WIDE] = { "wide", "63-bit cookies (bit 62 always set), listed in cookie order like a hash tree" },
+	[P_SIGNED] = { "signed", "cookies with bit 63 set: negative as off_t" },
+	[P_DUP] = { "dup", "the middle entry repeats the cookie of the entry before it" },
+	[P_CYCLE] = { "cycle", "the last entry's cookie is the middle entry's: readdir never ends" },
+	[P_UNSTABLE] = { "unstable", "cookies differ on every opendir" },
+	[P_SKIP] = { "skip", "a seek to an entry's cookie resumes one entry late" },
+	[P_REPEAT] = { "repeat", "a seek to an entry's cookie returns that entry again" },
+	[P_VANISH] = { "vanish", "after any unlink in the directory, its oldest entry is never listed again" },
+	[P_EIO] = { "eio", "a listing fails with EIO half way" },
+	[P_SLOW] = { "slow", "every readdir call sleeps (-o delay_ms=N, default 200)" },
+	[P_HANG] = { "hang", "the readdir call past the middle never returns" },
+};
+
+struct node {
+	char *name;
+	bool is_dir;
+	mode_t mode;
+	uint64_t id;           /* creation order within its parent, from 1 */
+	enum policy policy;
+	struct node *parent;
+	/* directories: children in creation order; NULL slots after unlink */
+	struct node **kids;
+	size_t nkids, cap;
+	size_t live;
+	bool had_unlink;
+	uint64_t next_id;
+	struct timespec mtime;
+};
+
+struct handle {
+	struct node *dir;
+	uint64_t generation;   /* for P_UNSTABLE */
+	int64_t last_returned; /* last cookie given out: a request for it continues */
+	bool started;
+};
+
+static struct {
+	struct node *root;
+	pthread_mutex_t lock;
+	uint64_t generations;
+	unsigned delay_ms;
+	unsigned entries;
+} fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .delay_ms = 200 };
+
+/* ---- the tree ---- */
+
+static struct node *new_node(struct node *parent, const char *name, bool is_dir, mode_t mode)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	if (!n || !(n->name = strdup(name))) {
+		free(n);
+		return NULL;
+	}
+	n->is_dir = is_dir;
+	n->mode = mode;
+	n->parent = parent;
+	n->next_id = 1;
+	clock_gettime(CLOCK_REALTIME, &n->mtime);
+	if (parent) {
+		n->policy = parent->policy;
+		if (parent->nkids == parent->cap) {
+			size_t cap = parent->cap ? parent->cap * 2 : 16;
+			struct node **k = realloc(parent->kids, cap * sizeof(*k));
+			if (!k) {
+				free(n->name);
+				free(n);
+				return NULL;
+			}
+			parent->kids = k;
+			parent->cap = cap;
+		}
+		n->id = parent->next_id++;
+		parent->kids[parent->nkids++] = n;
+		parent->live++;
+		parent->mtime = n->mtime;
+	}
+	return n;
+}
+
+static void free_tree(struct node *n)
+{
+	for (size_t i = 0; i < n->nkids; i++)
+		if (n->kids[i])
+			free_tree(n->kids[i]);
+	free(n->kids);
+	free(n->name);
+	free(n);
+}
+
+/* Take a child out of its parent's list, keeping the others' slots. */
+static void detach(struct node *n)
+{
+	struct node *p = n->parent;
+	for (size_t i = 0; i < p->nkids; i++) {
+		if (p->kids[i] == n) {
+			p->kids[i] = NULL;
+			break;
+		}
+	}
+	p->live--;
+	p->had_unlink = true;
+	clock_gettime(CLOCK_REALTIME, &p->mtime);
+}
+
+static struct node *child(const struct node *dir, const char *name, size_t len)
+{
+	for (size_t i = 0; i < dir->nkids; i++) {
+		struct node *k = dir->kids[i];
+		if (k && strlen(k->name) == len && memcmp(k->name, name, len) == 0)
+			return k;
+	}
+	return NULL;
+}
+
+/* "POLICY" or "POLICY-N" at the top level; -1 when it is neither. */
+static int parse_policy_dir(const char *name, size_t len, unsigned long *count)
+{
+	for (int p = 0; p < P_COUNT; p++) {
+		size_t n = strlen(policies[p].name);
+		if (len < n || memcmp(name, policies[p].name, n) != 0)
+			continue;
+		if (len == n) {
+			*count = fs.entries;
+			return p;
+		}
+		if (name[n] != '-' || len == n + 1 || len - n - 1 > 7)
+			continue;
+		char digits[8] = { 0 };
+		memcpy(digits, name + n + 1, len - n - 1);
+		char *end;
+		*count = strtoul(digits, &end, 10);
+		if (*end == '\0')
+			return p;
+	}
+	return -1;
+}
+
+/* A top-level policy directory springs into being when first named. */
+static struct node *policy_dir(const char *name, size_t len)
+{
+	unsigned long count;
+	int p = parse_policy_dir(name, len, &count);
+	if (p < 0)
+		return NULL;
+	char *copy = strndup(name, len);
+	struct node *d = copy ? new_node(fs.root, copy, true, 0755) : NULL;
+	free(copy);
+	if (!d)
+		return NULL;
+	d->policy = (enum policy)p;
+	for (unsigned long i = 0; i < count; i++) {
+		char file[32];
+		snprintf(file, sizeof(file), "f%07lu", i);
+		if (!new_node(d, file, false, 0644))
+			break;
+	}
+	return d;
+}
+
+static struct node *lookup(const char *path)
+{
+	struct node *n = fs.root;
+	const char *p = path;
+	while (*p == '/')
+		p++;
+	while (*p && n) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+		struct node *next = n->is_dir ? child(n, p, len) : NULL;
+		if (!next && n == fs.root)
+			next = policy_dir(p, len);
+		n = next;
+		p += len;
+		while (*p == '/')
+			p++;
+	}
+	return n;
+}
+
+/* The parent of path and its last component. */
+static struct node *lookup_parent(const char *path, const char **leaf)
+{
+	const char *slash = strrchr(path, '/');
+	*leaf = slash ? slash + 1 : path;
+	char *dir = strndup(path, slash && slash != path ? (size_t)(slash - path) : 1);
+	struct node *n = dir ? lookup(dir) : NULL;
+	free(dir);
+	return n && n->is_dir ? n : NULL;
+}
+
+/* ---- cookies ---- */
+
+/* A fixed 64-bit mix (splitmix64's finaliser), so wide cookies look like
+ * hashes but are the same on every mount. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+struct listing {
+	struct node **e;  /* entries in listing order */
+	int64_t *cookie;  /* cookie of e[i]: the position after it */
+	size_t n;
+};
+
+static int by_cookie(const void *a, const void *b, void *arg)
+{
+	const int64_t *c = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	return c[i] < c[j] ? -1 : c[i] > c[j];
+}
+
+static int64_t base_cookie(enum policy p, const struct node *e, uint64_t generation)
+{
+	switch (p) {
+	case P_WIDE:
+		return (int64_t)((mix(e->id) & 0x3fffffffffffffffULL) | (1ULL << 62));
+	case P_SIGNED:
+		return (int64_t)((1ULL << 63) | (e->id + 2));
+	case P_UNSTABLE:
+		return (int64_t)(e->id + 2 + (generation << 24));
+	default:
+		return (int64_t)(e->id + 2);
+	}
+}
+
+/* The directory's entries (after . and ..) in the order they are listed,
+ * each with its cookie, as the policy says. */
+static int make_listing(const struct node *dir, uint64_t generation, struct listing *l)
+{
+	size_t n = 0;
+	l->e = malloc((dir->live + 1) * sizeof(*l->e));
+	l->cookie = malloc((dir->live + 1) * sizeof(*l->cookie));
+	if (!l->e || !l->cookie)
+		return -ENOMEM;
+	const struct node *oldest = NULL;
+	for (size_t i = 0; i < dir->nkids; i++)
+		if (dir->kids[i] && !oldest)
+			oldest = dir->kids[i];
+	for (size_t i = 0; i < dir->nkids; i++) {
+		struct node *k = dir->kids[i];
+		if (!k || (dir->policy == P_VANISH && dir->had_unlink && k == oldest))
+			continue;
+		l->e[n] = k;
+		l->cookie[n] = base_cookie(dir->policy, k, generation);
+		n++;
+	}
+	l->n = n;
+	if (dir->policy == P_WIDE && n > 1) {
+		size_t *order = malloc(n * sizeof(*order));
+		struct node **e = malloc(n * sizeof(*e));
+		int64_t *c = malloc(n * sizeof(*c));
+		if (!order || !e || !c) {
+			free(order), free(e), free(c);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++)
+			order[i] = i;
+		qsort_r(order, n, sizeof(*order), by_cookie, l->cookie);
+		for (size_t i = 0; i < n; i++) {
+			e[i] = l->e[order[i]];
+			c[i] = l->cookie[order[i]];
+		}
+		free(l->e), free(l->cookie), free(order);
+		l->e = e;
+		l->cookie = c;
+	}
+	if (dir->policy == P_DUP && n >= 2)
+		l->cookie[n / 2] = l->cookie[n / 2 - 1];
+	if (dir->policy == P_CYCLE && n >= 2)
+		l->cookie[n - 1] = l->cookie[n / 2 - 1];
+	return 0;
+}
+
+static void free_listing(struct listing *l)
+{
+	free(l->e);
+	free(l->cookie);
+}
+
+/* Where a request for offset resumes: the index of the first entry to
+ * list.  Offsets 0, 1, 2 are the start, after "." and after "..". */
+static size_t resume_index(const struct listing *l, int64_t offset, bool seek, enum policy p)
+{
+	if ((uint64_t)offset <= 2) /* a signed policy's cookies are negative */
+		return 0;
+	size_t i = 0;
+	while (i < l->n && l->cookie[i] != offset)
+		i++;
+	if (i == l->n) {
+		/* Not a cookie of ours: resume after the last smaller one. */
+		size_t j = 0;
+		while (j < l->n && l->cookie[j] < offset)
+			j++;
+		return j;
+	}
+	if (seek && p == P_SKIP)
+		return i + 2;
+	if (seek && p == P_REPEAT)
+		return i;
+	return i + 1;
+}
+
+/* ---- operations ---- */
+
+static void fill_stat(const struct node *n, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_mode = (n->is_dir ? S_IFDIR : S_IFREG) | n->mode;
+	st->st_nlink = n->is_dir ? 2 : 1;
+	st->st_uid = getuid();
+	st->st_gid = getgid();
+	st->st_ino = (ino_t)(uintptr_t)n;
+	st->st_mtim = st->st_ctim = st->st_atim = n->mtime;
+}
+
+static int cf_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	(void)fi;
+	pthread_mutex_lock(&fs.lock);
+	struct node *n = lookup(path);
+	if (n)
+		fill_stat(n, st);
+	pthread_mutex_unlock(&fs.lock);
+	return n ? 0 : -ENOENT;
+}
+
+static int cf_opendir(const char *path, struct fuse_file_info *fi)
+{
+	pthread_mutex_lock(&fs.lock);
+	struct node *n = lookup(path);
+	struct handle *h = n && n->is_dir ? calloc(1, sizeof(*h)) : NULL;
+	if (h) {
+		h->dir = n;
+		h->generation = ++fs.generations;
+		fi->fh = (uint64_t)(uintptr_t)h;
+	}
+	pthread_mutex_unlock(&fs.lock);
+	if (!n)
+		return -ENOENT;
+	return h ? 0 : n->is_dir ? -ENOMEM : -ENOTDIR;
+}
+
+static int cf_releasedir(const char *path, struct fuse_file_info *fi)
+{
+	(void)path;
+	free((void *)(uintptr_t)fi->fh);
+	return 0;
+}
+
+static void misbehave_in_time(enum policy p, size_t from, size_t n)
+{
+	if (p == P_SLOW)
+		usleep(fs.delay_ms * 1000u);
+	/* Never answer, until the daemon is told to stop: then the request
+	 * fails, so that SIGTERM still ends cookiefs. */
+	struct fuse_session *se = fuse_get_session(fuse_get_context()->fuse);
+	if (p == P_HANG && from >= n / 2 && n > 0)
+		while (!fuse_session_exited(se))
+			sleep(1);
+}
+
+/* The root lists one directory per policy, cookies 3, 4, ... */
+static int list_root(void *buf, fuse_fill_dir_t filler, off_t offset)
+{
+	int64_t pos = 3;
+	for (int p = 0; p < P_COUNT; p++, pos++)
+		if (pos > offset && filler(buf, policies[p].name, NULL, pos, 0))
+			break;
+	return 0;
+}
+
+static int cf_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t offset,
+		      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	struct listing l = { 0 };
+	(void)path, (void)flags;
+
+	if ((uint64_t)offset < 1 && filler(buf, ".", NULL, 1, 0))
+		return 0;
+	if ((uint64_t)offset < 2 && filler(buf, "..", NULL, 2, 0))
+		return 0;
+	if (h->dir == fs.root)
+		return list_root(buf, filler, offset);
+
+	pthread_mutex_lock(&fs.lock);
+	int rc = make_listing(h->dir, h->generation, &l);
+	enum policy p = h->dir->policy;
+	/* A request for the cookie we gave out last continues the listing;
+	 * anything else is the program seeking. */
+	bool seek = (uint64_t)offset > 2 && !(h->started && offset == h->last_returned);
+	size_t from = rc ? 0 : resume_index(&l, offset, seek, p);
+	pthread_mutex_unlock(&fs.lock);
+	if (rc)
+		return rc;
+
+	misbehave_in_time(p, from, l.n);
+	if ((p == P_EIO || p == P_HANG) && from >= l.n / 2 && l.n > 0) {
+		free_listing(&l);
+		return -EIO;
+	}
+	for (size_t i = from; i < l.n; i++) {
+		struct stat st;
+		fill_stat(l.e[i], &st);
+		/* Half a listing per call, so that eio and hang strike between calls. */
+		bool stop = (p == P_EIO || p == P_HANG) && i == l.n / 2 && i > from;
+		if (stop || filler(buf, l.e[i]->name, &st, l.cookie[i], 0))
+			break;
+		h->last_returned = l.cookie[i];
+		h->started = true;
+	}
+	free_listing(&l);
+	return 0;
+}
+
+static int make(const char *path, bool is_dir, mode_t mode)
+{
+	const char *leaf;
+	int rc = 0;
+	pthread_mutex_lock(&fs.lock);
+	struct node *dir = lookup_parent(path, &leaf);
+	if (!dir || dir == fs.root)
+		rc = dir ? -EPERM : -ENOENT;
+	else if (child(dir, leaf, strlen(leaf)))
+		rc = -EEXIST;
+	else if (!new_node(dir, leaf, is_dir, mode & 07777))
+		rc = -ENOMEM;
+	pthread_mutex_unlock(&fs.lock);
+	return rc;
+}
+
+static int cf_mkdir(const char *path, mode_t mode)
+{
+	return make(path, true, mode);
+}
+
+static int cf_mknod(const char *path, mode_t mode, dev_t dev)
+{
+	(void)dev;
+	return S_ISREG(mode) ? make(path, false, mode) : -EPERM;
+}
+
+static int cf_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	(void)fi;
+	return make(path, false, mode);
+}
+
+static int remove_node(const char *path, bool want_dir)
+{
+	int rc = 0;
+	pthread_mutex_lock(&fs.lock);
+	struct node *n = lookup(path);
+	if (!n)
+		rc = -ENOENT;
+	else if (n == fs.root || n->parent == fs.root)
+		rc = -EPERM;
+	else if (n->is_dir != want_dir)
+		rc = want_dir ? -ENOTDIR : -EISDIR;
+	else if (want_dir && n->live)
+		rc = -ENOTEMPTY;
+	else {
+		detach(n);
+		free_tree(n);
+	}
+	pthread_mutex_unlock(&fs.lock);
+	return rc;
+}
+
+static int cf_unlink(const char *path)
+{
+	return remove_node(path, false);
+}
+
+static int cf_rmdir(const char *path)
+{
+	return remove_node(path, true);
+}
+
+/* A rename is a remove and an add: the entry gets a new position, as in
+ * tmpfs and as POSIX allows. */
+static int cf_rename(const char *from, const char *to, unsigned int flags)
+{
+	const char *leaf;
+	int rc = 0;
+	if (flags)
+		return -EINVAL;
+	pthread_mutex_lock(&fs.lock);
+	struct node *n = lookup(from);
+	struct node *dir = lookup_parent(to, &leaf);
+	struct node *old = dir ? child(dir, leaf, strlen(leaf)) : NULL;
+	if (!n || !dir)
+		rc = -ENOENT;
+	else if (n->parent == fs.root || dir == fs.root)
+		rc = -EPERM;
+	else if (old && (old->is_dir || n->is_dir))
+		rc = -EEXIST;
+	else {
+		struct node *moved = new_node(dir, leaf, n->is_dir, n->mode);
+		if (!moved) {
+			rc = -ENOMEM;
+		} else {
+			/* The subtree moves with its directory. */
+			moved->kids = n->kids, moved->nkids = n->nkids, moved->cap = n->cap;
+			moved->live = n->live, moved->next_id = n->next_id;
+			for (size_t i = 0; i < moved->nkids; i++)
+				if (moved->kids[i])
+					moved->kids[i]->parent = moved;
+			n->kids = NULL, n->nkids = 0;
+			detach(n);
+			free_tree(n);
+			if (old) {
+				detach(old);
+				free_tree(old);
+			}
+		}
+	}
+	pthread_mutex_unlock(&fs.lock);
+	return rc;
+}
+
+static int cf_open(const char *path, struct fuse_file_info *fi)
+{
+	(void)fi;
+	pthread_mutex_lock(&fs.lock);
+	struct node *n = lookup(path);
+	pthread_mutex_unlock(&fs.lock);
+	return !n ? -ENOENT : n->is_dir ? -EISDIR : 0;
+}
+
+static int cf_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	(void)path, (void)buf, (void)size, (void)off, (void)fi;
+	return 0; /* files are empty */
+}
+
+static int cf_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	(void)path, (void)fi;
+	return size == 0 ? 0 : -EFBIG;
+}
+
+static int cf_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+{
+	(void)path, (void)tv, (void)fi;
+	return 0;
+}
+
+static void *cf_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	(void)conn;
+	/* Use the offsets we give, and never cache what a policy means to vary. */
+	cfg->use_ino = 1;
+	cfg->entry_timeout = 0;
+	cfg->attr_timeout = 0;
+	cfg->negative_timeout = 0;
+	return NULL;
+}
+
+static const struct fuse_operations ops = {
+	.init = cf_init,
+	.getattr = cf_getattr,
+	.opendir = cf_opendir,
+	.readdir = cf_readdir,
+	.releasedir = cf_releasedir,
+	.mkdir = cf_mkdir,
+	.mknod = cf_mknod,
+	.create = cf_create,
+	.unlink = cf_unlink,
+	.rmdir = cf_rmdir,
+	.rename = cf_rename,
+	.open = cf_open,
+	.read = cf_read,
+	.truncate = cf_truncate,
+	.utimens = cf_utimens,
+};
+
+static void usage(const char *prog)
+{
+	printf("Usage: %s [OPTIONS] MOUNTPOINT\n"
+	       "A FUSE filesystem whose directories hand out readdir cookies by a policy,\n"
+	       "for testing programs (and abiwatch) against good and broken filesystems.\n"
+	       "\n"
+	       "The root holds one directory per policy.  POLICY-N (say cycle-1000) is the\n"
+	       "same policy with N files f0000000... in it.  Below them you may mkdir,\n"
+	       "create, unlink and rename; a directory follows the policy of the top-level\n"
+	       "directory it lies in.  Files are empty.\n"
+	       "\n"
+	       "Policies:\n", prog);
+	for (int p = 0; p < P_COUNT; p++)
+		printf("  %-9s %s\n", policies[p].name, policies[p].what);
+	printf("\n"
+	       "Options:\n"
+	       "  -f                  stay in the foreground (default: become a daemon)\n"
+	       "  -d                  debug output (implies -f)\n"
+	       "  -o entries=N        files in a bare POLICY directory (default 0)\n"
+	       "  -o delay_ms=N       sleep of every readdir call in slow (default 200)\n"
+	       "  -o OPTION           any FUSE mount option (see mount.fuse3(8))\n"
+	       "  -h, --help          show this help\n"
+	       "\n"
+	       "Stop it with fusermount3 -u MOUNTPOINT (or umount as root).\n");
+}
+
+static const struct fuse_opt cf_opts[] = {
+	{ "entries=%u", offsetof(typeof(fs), entries), 0 },
+	{ "delay_ms=%u", offsetof(typeof(fs), delay_ms), 0 },
+	FUSE_OPT_END
+};
+
+int main(int argc, char **argv)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(argv[0]);
+			return 0;
+		}
+	}
+	if (fuse_opt_parse(&args, &fs, cf_opts, NULL) != 0)
+		return 2;
+	/* libfuse 3.14 warns about its own default otherwise. */
+	fuse_opt_add_arg(&args, "-omax_threads=16");
+	fs.root = new_node(NULL, "/", true, 0755);
+	if (!fs.root)
+		return 1;
+	int rc = fuse_main(args.argc, args.argv, &ops, NULL);
+	fuse_opt_free_args(&args);
+	free_tree(fs.root);
+	return rc;
+}
