@@ -662,8 +662,9 @@ int main(int argc, char **argv)
 	}
 	if (fuse_opt_parse(&args, &fs, cf_opts, NULL) != 0)
 		return 2;
-	/* libfuse 3.14 warns about its own default otherwise. */
-	fuse_opt_add_arg(&args, "-omax_threads=16");
+	/* libfuse 3.14 warns about its own unset default otherwise
+	 * (libfuse issue #1003). */
+	fuse_opt_add_arg(&args, "-omax_idle_threads=10");
 	fs.root = new_node(NULL, "/", true, 0755);
 	if (!fs.root)
 		return 1;
