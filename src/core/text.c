@@ -34,7 +34,8 @@ static void probe_report(FILE *out, const struct aw_probe_result *r, bool everyt
 	for (size_t i = 0; i < r->nitems; i++) {
 		const struct aw_item_result *it = &r->items[i];
 		bool obs = it->item->kind == AW_OBSERVATION;
-		if (!everything && (it->status == AW_ST_PASS || r->status == AW_ST_SKIP))
+		/* A skipped probe's items share its reason: said once above. */
+		if (r->status == AW_ST_SKIP || (!everything && it->status == AW_ST_PASS))
 			continue;
 		if (obs && it->status == AW_ST_PASS)
 			fprintf(out, "     %s = %s\n", it->fullname, it->text ? it->text : "");
