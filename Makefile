@@ -5,6 +5,7 @@
 #   make asan       build build/asan/abiwatch with ASan+UBSan
 #   make bench      timing figures (never part of check)
 
+.DEFAULT_GOAL := all
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes
