@@ -62,8 +62,8 @@ struct aw_probe {
 	 * what this one is about.  Read it back with aw_probe_data(). */
 	const void *data;
 	/* A directory of the host the probe works in (--path DIR).  The
-	 * runner opens it before the private /tmp hides anything, and hands
-	 * the probe a descriptor: aw_host_dirfd(). */
+	 * runner opens it before the probe's mounts change, and hands the
+	 * probe a descriptor: aw_host_dirfd(). */
 	const char *host_path;
 };
 
@@ -148,7 +148,9 @@ long long aw_param_long(const struct aw_ctx *ctx, const char *name, long long df
 /* An O_DIRECTORY descriptor of struct aw_probe.host_path, or -1. */
 int aw_host_dirfd(const struct aw_ctx *ctx);
 
-/* The probe's private directory (a tmpfs in its own mount namespace). */
+/* The probe's private scratch directory: a tmpfs of its own mount
+ * namespace over /dev/shm (over /tmp where there is no /dev/shm), also
+ * its $TMPDIR and working directory.  Host paths elsewhere stay visible. */
 const char *aw_tmpdir(const struct aw_ctx *ctx);
 
 /* True when the probe is sure to be in an IPC namespace of its own, so

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Each probe runs in a child that is PID 1 of a new PID namespace, with
- * its own IPC and mount namespaces and a tmpfs on /tmp:
+ * its own IPC, mount, UTS and network namespaces and a private tmpfs:
  *
  *   abiwatch ──clone(NEWPID|NEWIPC|NEWNS[|NEWUSER])──> init (pid 1)
  *                                                        └─fork─> probe
@@ -42,6 +42,9 @@
 /* init's exit status when the isolation itself could not be set up. */
 #define EXIT_NO_ISOLATION 125
 #define MAX_LINE (1u << 20)
+
+/* Where the probe's private tmpfs is, which init decides. */
+static const char *scratch_dir = "/dev/shm";
 
 static char *upper(const char *s)
 {
@@ -110,19 +113,54 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe,
 	dup2(STDERR_FILENO, STDOUT_FILENO);
 	reset_signals();
 	fcntl(result_fd, F_SETFD, FD_CLOEXEC);
-	setenv("TMPDIR", "/tmp", 1);
-	if (chdir("/tmp") != 0)
+	setenv("TMPDIR", scratch_dir, 1);
+	if (chdir(scratch_dir) != 0)
 		_exit(EXIT_NO_ISOLATION);
 
 	size_t nitems = 0;
 	while (probe->items[nitems].name)
 		nitems++;
 	struct aw_ctx ctx = {
-		.fd = result_fd, .tmpdir = "/tmp", .host_ipc_ino = host_ipc, .data = probe->data,
+		.fd = result_fd, .tmpdir = scratch_dir, .host_ipc_ino = host_ipc, .data = probe->data,
 		.host_dirfd = host_dirfd, .probe = probe, .reported = xcalloc(nitems, sizeof(bool)),
 	};
 	probe->run(&ctx);
 	_exit(0);
+}
+
+/* An mqueue filesystem shows the queues of the IPC namespace that mounted
+ * it, so the host's /dev/mqueue would reach the host's queues from inside
+ * the probe.  Cover every such mount with one of the probe's namespace. */
+static int cover_mqueue_mounts(int result_fd)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, **points = NULL;
+	size_t cap = 0, n = 0;
+	int rc = 0;
+
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char point[4096];
+		const char *sep = strstr(line, " - ");
+		if (sep && strncmp(sep + 3, "mqueue ", 7) == 0 &&
+		    sscanf(line, "%*s %*s %*s %*s %4095s", point) == 1) {
+			points = xrealloc(points, (n + 1) * sizeof(*points));
+			points[n++] = aw_unescape_mountinfo(point);
+		}
+	}
+	free(line);
+	fclose(f);
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && mount("mqueue", points[i], "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+				     NULL) != 0) {
+			write_note(result_fd, "covering the host's mqueue mount");
+			rc = -1;
+		}
+		free(points[i]);
+	}
+	free(points);
+	return rc;
 }
 
 static int isolate_mounts(int result_fd)
@@ -131,10 +169,18 @@ static int isolate_mounts(int result_fd)
 		write_note(result_fd, "making the mount namespace private");
 		return -1;
 	}
-	if (mount("abiwatch", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) {
-		write_note(result_fd, "mounting a private tmpfs on /tmp");
+	/* POSIX shared memory and named semaphores live in /dev/shm, which
+	 * must not be the host's.  Its private tmpfs is also the probe's
+	 * scratch directory: covering /tmp instead would hide the host's
+	 * files there (programs, helpers, a user's --path) from the probe. */
+	if (access("/dev/shm", F_OK) != 0)
+		scratch_dir = "/tmp";
+	if (mount("abiwatch", scratch_dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) {
+		write_note(result_fd, "mounting a private tmpfs");
 		return -1;
 	}
+	if (cover_mqueue_mounts(result_fd) != 0)
+		return -1;
 	/* A /proc of the new PID namespace, so that pids a probe reads there
 	 * (NOTIFY_PID, si_pid) are the ones it knows.  Not essential. */
 	(void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
@@ -152,7 +198,8 @@ static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int 
 	if (read(sync_fd, &go, 1) != 1)
 		_exit(EXIT_NO_ISOLATION);
 	close(sync_fd);
-	/* Before /tmp is covered: the host path may lie below it. */
+	/* Opened before the mounts change, so that the probe holds the very
+	 * directory the user named. */
 	int host_dirfd = -1;
 	if (probe->host_path) {
 		host_dirfd = open(probe->host_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -229,7 +276,10 @@ static int spawn(const struct aw_probe *probe, struct child *c)
 {
 	int sync[2], result[2];
 	bool userns = needs_userns();
-	long flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | SIGCHLD;
+	/* UTS and network too, so that no probe can rename the host or
+	 * touch its interfaces. */
+	long flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWNET |
+		     SIGCHLD;
 	ino_t host_ipc = own_ipc_ns();
 
 	if (userns)

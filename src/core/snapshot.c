@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char header_word[] = "abiwatch-snapshot";
@@ -92,7 +94,9 @@ int aw_snapshot_write(const struct aw_snapshot *s, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-int aw_snapshot_save(const struct aw_snapshot *s, const char *path, char **err)
+/* Write the snapshot to a temporary file beside path and rename it into
+ * place; 0, or -1 with *err set. */
+static int write_and_rename(const struct aw_snapshot *s, const char *path, char **err)
 {
 	char *dir_copy = xstrdup(path);
 	char *tmp = xasprintf("%s/.abiwatch-snapshot.XXXXXX", dirname(dir_copy));
@@ -121,6 +125,51 @@ int aw_snapshot_save(const struct aw_snapshot *s, const char *path, char **err)
 		unlink(tmp);
 	free(tmp);
 	return rc;
+}
+
+/*
+ * The temporary file must not outlive a kill of abiwatch, so the writing
+ * is done by a child in a session of its own that ignores the signals
+ * people send: killing abiwatch (or its process group) leaves the child to
+ * finish the rename in a moment, and no half-written file or temporary
+ * name remains.  Errors come back through a pipe.
+ */
+int aw_snapshot_save(const struct aw_snapshot *s, const char *path, char **err)
+{
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return write_and_rename(s, path, err);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return write_and_rename(s, path, err);
+	}
+	if (pid == 0) {
+		setsid();
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		close(pipefd[0]);
+		char *why = NULL;
+		int rc = write_and_rename(s, path, &why);
+		if (why)
+			(void)aw_write_all(pipefd[1], why, strlen(why));
+		_exit(rc == 0 ? 0 : 1);
+	}
+	close(pipefd[1]);
+	char buf[1024];
+	ssize_t n = read(pipefd[0], buf, sizeof(buf) - 1);
+	close(pipefd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	buf[n > 0 ? n : 0] = '\0';
+	*err = xstrdup(n > 0 ? buf : "cannot write the snapshot: the writer died");
+	return -1;
 }
 
 /* ---- reading ---- */

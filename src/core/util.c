@@ -125,6 +125,22 @@ bad:
 	return NULL;
 }
 
+char *aw_unescape_mountinfo(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+	for (const char *p = s; *p; p++) {
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+		    p[3] >= '0' && p[3] <= '7') {
+			*o++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 3;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 int aw_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct aw_probe_result *run_named(struct aw_run *run, const char *name)
 {
@@ -103,8 +104,13 @@ static void test_isolation(void **state)
 {
 	(void)state;
 	struct aw_run run = { 0 };
+	char before[256], after[256];
+	gethostname(before, sizeof(before));
 	struct aw_probe_result *r = run_named(&run, "isolated");
 	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	gethostname(after, sizeof(after));
+	assert_string_equal(before, after);
+	assert_int_not_equal(access("/dev/shm" AW_SELFTEST_SHM, F_OK), 0);
 	aw_run_free(&run);
 }
 

@@ -1,0 +1,339 @@
+#!/usr/bin/env bash
+# Kill abiwatch at random moments and check that the host is unchanged.
+#
+#   ABIWATCH=./abiwatch KILL_ROUNDS=100 tests/integration/kill.sh
+#
+# abiwatch promises that nothing a probe does outlives it, by construction
+# (each probe is PID 1 of new PID, IPC and mount namespaces with a private
+# /tmp and PR_SET_PDEATHSIG), not by cleaning up; so killing it at any
+# moment must leave the host as it was.  This takes a fingerprint of the
+# host (tests/lib/host-state), then:
+#
+#   1. KILL_ROUNDS times (default 100): starts `abiwatch run` of every
+#      probe, waits a random delay in [0, 1.2 x one full run], sends
+#      SIGKILL, SIGTERM, SIGINT (to the process group, as a terminal
+#      would), or SIGKILL to a run with a tiny --timeout, and compares the
+#      fingerprint with the first one, allowing 2 s for processes to go.
+#   2. KILL_MIDFLIGHT_ROUNDS times (default 30): waits until the k-th probe
+#      (k at random) has its namespace, then a random part of how long that
+#      probe's namespace lived in a watched run, and sends SIGKILL (at once
+#      if that lands between two probes, as the next one starts), so that
+#      the kill lands while a probe is in flight.  With no probes there is
+#      nothing to land in, and this part says so.
+#   3. With strace: a SIGKILL as abiwatch enters a system call, for each
+#      call of a run in turn, up to KILL_SWEEP_MAX (default 400) of them or
+#      what fits in KILL_BUDGET_S (default 75) seconds from the start;
+#      every call made at most twice in a run is always one.
+#
+# A difference fails with the round, the signal, the delay and the diff.
+# KILL_SEED makes the delays reproducible (the seed is always printed).
+# Exit status: 0 pass, 1 fail, 4 skip.  Builds nothing: $ABIWATCH must
+# exist (default ./abiwatch).
+set -u
+export LC_ALL=C
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+host_state=$root/tests/lib/host-state
+ABIWATCH=${ABIWATCH:-./abiwatch}
+rounds=${KILL_ROUNDS:-100}
+midflight_rounds=${KILL_MIDFLIGHT_ROUNDS:-30}
+sweep_max=${KILL_SWEEP_MAX:-400}
+budget_s=${KILL_BUDGET_S:-75}
+seed=${KILL_SEED:-$(( $(date +%s%N) % 32768 ))}
+RANDOM=$seed
+GRACE_S=2     # how long leftovers may take to go after abiwatch is reaped
+TINY=0.001    # the --timeout of the timeout rounds, seconds
+
+skip() { echo "SKIP: $*"; exit 4; }
+die() { echo "FAIL: $*"; exit 1; }
+
+for n in "$rounds" "$midflight_rounds" "$sweep_max" "$budget_s"; do
+	[[ $n =~ ^[0-9]+$ ]] || die "KILL_ROUNDS, KILL_MIDFLIGHT_ROUNDS, KILL_SWEEP_MAX and KILL_BUDGET_S take a number"
+done
+[[ -x $ABIWATCH && -f $ABIWATCH ]] || die "no executable $ABIWATCH (run make first)"
+
+why=$("$host_state" --missing) || skip "$why"
+[[ -r /proc/$$/task/$$/children ]] || skip "no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/awkill.XXXXXX") || die "mktemp failed"
+pid=
+cleanup() {
+	if [[ -n $pid ]]; then
+		# The whole job: strace and the abiwatch it traces, if it is one.
+		kill -KILL -- "-$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# A copy, so that a rebuild while this runs cannot swap the program under
+# test; it keeps the name abiwatch, which host-state looks for.
+mkdir "$tmp/bin" "$tmp/out" "$tmp/tmpdir"
+cp "$ABIWATCH" "$tmp/bin/abiwatch" || die "cannot copy $ABIWATCH"
+bin=$tmp/bin/abiwatch
+snap=$tmp/out/snap
+
+# Every process a run starts carries this in its environment, so the
+# fingerprint sees our leftovers and not the abiwatch runs of others on
+# the same machine.  Likewise abiwatch gets a TMPDIR of its own, and the
+# fingerprint looks there and where the snapshot goes, not in the /tmp
+# everybody shares (probes cannot reach it: theirs is a private tmpfs;
+# tests/run checks /tmp around the whole suite).
+tag=AW_KILL_TAG=$$.$seed.$RANDOM
+export TMPDIR=$tmp/tmpdir
+export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tmp/out"
+fingerprint() { "$host_state" 2>&1; }
+
+# Sleep without forking: a read that times out on a pipe nobody writes.
+exec {nap_fd}<> <(:)
+nap() { read -r -t "$1" -u "$nap_fd" _; }
+
+now_us() { local t=${EPOCHREALTIME/./}; echo $((10#$t)); }
+t_begin=$(now_us)
+fmt_s() { printf '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
+# A uniform random number of microseconds in [0, $1].
+rand_us() { echo $(( ((RANDOM << 15 | RANDOM) * ($1 + 1)) >> 30 )); }
+
+# Job control: a background job gets its own process group and keeps
+# SIGINT (without it, bash starts background jobs with SIGINT ignored).
+set -m
+
+# start [RUN-OPTION...]: start a run of every probe in the background.
+start() {
+	env "$tag" "$bin" run -o "$snap" "$@" >"$tmp/run.out" 2>&1 &
+	pid=$!
+}
+
+# Wait for the run; its status goes to $status.
+reap() {
+	wait "$pid" 2>/dev/null
+	status=$?
+	pid=
+}
+
+# The probe inits abiwatch has started so far this run: $seen of them,
+# the k-th one's pid in order[k], when it was first and last seen in
+# first_us[pid] and last_us[pid].  True when one is there now.
+declare -A first_us last_us
+declare -a order
+seen=0
+note_children() {
+	local kids='' k t
+	# No newline ends the list, so read reports EOF even when it got one.
+	read -r kids 2>/dev/null <"/proc/$pid/task/$pid/children"
+	[[ -n $kids ]] || return 1
+	t=${EPOCHREALTIME/./}
+	for k in $kids; do
+		if [[ -z ${first_us[$k]:-} ]]; then
+			first_us[$k]=$t
+			seen=$((seen + 1))
+			order[seen]=$k
+		fi
+		last_us[$k]=$t
+	done
+}
+forget_children() { first_us=() last_us=() order=() seen=0; }
+
+# Whether the run has ended (it stays a zombie until reaped).
+ended() {
+	local st
+	read -r st 2>/dev/null <"/proc/$pid/stat" || return 0
+	st=${st##*) }
+	[[ ${st:0:1} == [ZX] ]]
+}
+
+# Compare with the first fingerprint, giving leftovers GRACE_S to go.
+check_host() { # round description
+	local deadline=$(( $(now_us) + GRACE_S * 1000000 ))
+	while :; do
+		fingerprint >"$tmp/after"
+		cmp -s "$tmp/before" "$tmp/after" && return 0
+		(( $(now_us) >= deadline )) && break
+		nap 0.05
+	done
+	echo "FAIL: round $1 ($2): the host changed:"
+	diff -u "$tmp/before" "$tmp/after" | sed 's/^/    /'
+	echo "    (run output: $(tr '\n' ' ' <"$tmp/run.out" | cut -c1-300))"
+	echo "    reproduce with KILL_SEED=$seed"
+	exit 1
+}
+
+# ---- the reference fingerprint, and whether it is stable ----
+fingerprint >"$tmp/before"
+fingerprint >"$tmp/again"
+if ! cmp -s "$tmp/before" "$tmp/again"; then
+	echo "FAIL: two fingerprints in a row differ with nothing running:"
+	diff -u "$tmp/before" "$tmp/again" | sed 's/^/    /'
+	exit 1
+fi
+
+# ---- how long a whole run takes, with and without the tiny timeout ----
+time_run() { # into $run_us, the median of three runs that end by themselves
+	local t0 i us=()
+	for i in 1 2 3; do
+		t0=$(now_us)
+		start "$@"
+		reap
+		us+=($(( $(now_us) - t0 )))
+		case $status in
+		0|1|4) ;;
+		*) die "a full run${*:+ $*} ended with status $status: $(head -c 300 "$tmp/run.out")" ;;
+		esac
+		check_host 0 "a full run${*:+ $*}, not killed"
+	done
+	run_us=$(printf '%s\n' "${us[@]}" | sort -n | sed -n 2p)
+}
+time_run
+full_us=$run_us
+# The snapshot of that run has a "probe.NAME = ..." line for each probe.
+nprobes=$(grep -c '^probe\.' "$snap")
+time_run --timeout "$TINY"
+tiny_us=$run_us
+echo "# seed $seed; $nprobes probes; a full run takes $(fmt_s $full_us) s," \
+     "$(fmt_s $tiny_us) s with --timeout $TINY"
+
+declare -A kills=([KILL]=0 [TERM]=0 [INT]=0 [timeout]=0)
+landed=0 inflight=0
+
+# ---- 1: kills at random moments of a run ----
+for ((r = 1; r <= rounds; r++)); do
+	case $((RANDOM % 20)) in
+	[0-9]|10|11) how=KILL ;;    # 60 %
+	12|13|14) how=TERM ;;       # 15 %
+	15|16|17) how=INT ;;        # 15 %
+	*) how=timeout ;;           # 10 %
+	esac
+	if [[ $how == timeout ]]; then
+		delay=$(rand_us $(( tiny_us * 12 / 10 )))
+		start --timeout "$TINY"
+	else
+		delay=$(rand_us $(( full_us * 12 / 10 )))
+		start
+	fi
+	nap "$(fmt_s "$delay")"
+	case $how in
+	INT) kill -INT -- "-$pid" 2>/dev/null ;;   # the whole job, like ^C
+	TERM) kill -TERM "$pid" 2>/dev/null ;;
+	*) kill -KILL "$pid" 2>/dev/null ;;
+	esac
+	reap
+	kills[$how]=$((kills[$how] + 1))
+	(( status > 128 )) && landed=$((landed + 1))
+	check_host "$r" "SIG${how/timeout/KILL of a --timeout $TINY run} after $(fmt_s "$delay") s"
+done
+
+# ---- 2: kills while a probe is in flight ----
+mid_done=0
+if (( nprobes == 0 )); then
+	echo "# no probes are registered: no kill can land inside one"
+else
+	# A census: which probes get a namespace (one whose needs are not met
+	# is skipped without), and how long each one's lasts.
+	forget_children
+	start
+	until ended; do
+		note_children
+		nap 0.0001
+	done
+	reap
+	check_host m0 "a full run, watched, not killed"
+	spawned=$seen
+	declare -a span_us
+	for ((k = 1; k <= spawned; k++)); do
+		span_us[k]=$(( 10#${last_us[${order[k]}]} - 10#${first_us[${order[k]}]} ))
+	done
+	for ((m = 1; spawned > 0 && m <= midflight_rounds; m++)); do
+		k=$(( RANDOM % spawned + 1 ))
+		delay=$(rand_us $(( span_us[k] * 9 / 10 )))
+		forget_children
+		start
+		# Wait for the k-th probe's namespace to exist.
+		while :; do
+			note_children
+			(( seen >= k )) && break
+			ended && break
+			nap 0.0001
+		done
+		nap "$(fmt_s "$delay")"
+		# Landed between two probes: kill as the next one starts.
+		in_flight=0
+		until ended; do
+			note_children && { in_flight=1; break; }
+			nap 0.0001
+		done
+		kill -KILL "$pid" 2>/dev/null
+		reap
+		kills[KILL]=$((kills[KILL] + 1))
+		(( status > 128 )) && landed=$((landed + 1))
+		inflight=$((inflight + in_flight))
+		mid_done=$((mid_done + 1))
+		check_host "m$m" "SIGKILL $(fmt_s "$delay") s after probe $k of $spawned started (in flight: $in_flight)"
+	done
+fi
+
+# ---- 3: a kill at the entry of each system call abiwatch makes ----
+# strace -e inject=NAME:signal=SIGKILL:when=N kills abiwatch as it enters
+# its N-th NAME call, before the call runs.  Only abiwatch is traced; its
+# probes run untouched.  The points come from the trace of one run: each
+# call made at most twice in a run (a step such as the snapshot's rename)
+# always, the others evenly spaced within what is left of KILL_BUDGET_S.
+# Counts of poll, read and wait4 vary with timing, so a point past the end
+# of a run just lets that run finish.
+sweep_done=0 sweep_landed=0 sweep_points=0
+if (( sweep_max == 0 )); then
+	echo "# KILL_SWEEP_MAX=0: no kill at each system call"
+elif ! command -v strace >/dev/null; then
+	echo "# no strace: no kill at each system call"
+elif ! strace -o /dev/null true 2>/dev/null; then
+	echo "# strace cannot trace here: no kill at each system call"
+else
+	t0=$(now_us)
+	strace -o "$tmp/trace" -E "$tag" "$bin" run -o "$snap" >"$tmp/run.out" 2>&1 &
+	pid=$!
+	reap
+	t1=$(now_us)
+	check_host s0 "a full run under strace, not killed"
+	point_us=$(( (t1 - t0) * 6 / 10 + $(now_us) - t1 + 1 ))
+	# "brk(NULL) = 0x..." -> "brk 1 TIMES-IN-THE-RUN"; signals, exits and
+	# the execve of the program itself are not points.
+	mapfile -t points < <(awk -F '(' '$1 ~ /^[a-z0-9_]+$/ && $1 != "execve" {
+		name[++i] = $1; nth[i] = ++n[$1] }
+		END { for (j = 1; j <= i; j++) print name[j], nth[j], n[name[j]] }' "$tmp/trace")
+	sweep_points=${#points[@]}
+	rare=0
+	for p in "${points[@]}"; do
+		(( ${p##* } <= 2 )) && rare=$((rare + 1))
+	done
+	left_us=$(( budget_s * 1000000 - ($(now_us) - t_begin) ))
+	want=$(( left_us > 0 ? left_us / point_us : 0 ))
+	(( want > sweep_max )) && want=$sweep_max
+	(( want < rare )) && want=$rare
+	# Every step-th of the frequent calls, and every rare one.
+	frequent=$(( sweep_points - rare ))
+	step=$(( want > rare && frequent > 0 ? (frequent + want - rare - 1) / (want - rare) : 0 ))
+	offset=$(( step > 0 ? RANDOM % step : 0 )) f=0
+	for ((i = 0; i < sweep_points; i++)); do
+		read -r call nth times <<<"${points[i]}"
+		if (( times > 2 )); then
+			(( step > 0 && f++ % step == offset )) || continue
+		fi
+		strace -o /dev/null -E "$tag" -e trace="$call" \
+			-e inject="$call:signal=SIGKILL:when=$nth" \
+			"$bin" run -o "$snap" >"$tmp/run.out" 2>&1 &
+		pid=$!
+		reap
+		sweep_done=$((sweep_done + 1))
+		(( status == 128 + 9 )) && sweep_landed=$((sweep_landed + 1))
+		check_host "s$sweep_done" "SIGKILL on entering $call call $nth (point $((i + 1)) of $sweep_points)"
+	done
+fi
+
+elapsed=$(( $(now_us) - t_begin ))
+echo "kill: host unchanged after $((rounds + mid_done + sweep_done)) kills in $(fmt_s $elapsed) s" \
+     "(SIGKILL ${kills[KILL]}, SIGTERM ${kills[TERM]}, SIGINT ${kills[INT]}," \
+     "SIGKILL with --timeout $TINY ${kills[timeout]}; $landed of these landed before the run ended;" \
+     "$inflight of $mid_done mid-flight kills with a probe running;" \
+     "$sweep_landed of $sweep_done kills at a system call, of $sweep_points in a run); seed $seed"
+exit 0
