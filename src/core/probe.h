@@ -159,8 +159,8 @@ bool aw_private_ipc(const struct aw_ctx *ctx);
 
 /* The path of a helper program of abiwatch's (a family's 32-bit helper,
  * "abiwatch-dirent-m32"), malloc'd, or NULL when there is none.  Looked
- * for in $ABIWATCH_HELPER_DIR, in build/m32/ beside the abiwatch binary,
- * and in ../libexec/abiwatch/ from it. */
+ * for in $ABIWATCH_HELPER_DIR, in build/m32/ beside the abiwatch binary
+ * (or ../m32/ from build/asan/), and in ../libexec/abiwatch/ from it. */
 char *aw_helper_path(const char *name);
 
 /* ---- privilege, for use inside a probe ---- */

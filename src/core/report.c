@@ -155,6 +155,8 @@ char *aw_helper_path(const char *name)
 	char *candidates[] = {
 		env ? xasprintf("%s/%s", env, name) : NULL,
 		dir ? xasprintf("%s/build/m32/%s", dir, name) : NULL,
+		/* build/asan/abiwatch and build/static/abiwatch */
+		dir ? xasprintf("%s/../m32/%s", dir, name) : NULL,
 		dir ? xasprintf("%s/../libexec/abiwatch/%s", dir, name) : NULL,
 	};
 	char *found = NULL;
