@@ -15,8 +15,10 @@ LDLIBS   := -lcap -ljson-c
 # Every C file under src/ belongs to the program: adding a probe file
 # needs no Makefile change.  Files in a family's m32/ folder are its
 # 32-bit helper instead (see below).
+# src/vm/init/ is the guest's /init, a program of its own (see below).
 M32_SRCS := $(shell find src -path '*/m32/*.c' | LC_ALL=C sort)
-SRCS     := $(filter-out $(M32_SRCS),$(shell find src -name '*.c' | LC_ALL=C sort))
+VMINIT_SRCS := $(shell find src/vm/init -name '*.c' 2>/dev/null | LC_ALL=C sort)
+SRCS     := $(filter-out $(M32_SRCS) $(VMINIT_SRCS),$(shell find src -name '*.c' | LC_ALL=C sort))
 OBJS     := $(SRCS:%.c=build/obj/%.o)
 ASAN_OBJS := $(SRCS:%.c=build/asan/%.o)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -40,10 +42,12 @@ M32_FAMILIES := $(sort $(foreach f,$(M32_SRCS),$(word 3,$(subst /, ,$(f)))))
 M32_BINS := $(M32_FAMILIES:%=build/m32/abiwatch-%-m32)
 M32_CFLAGS := -m32 -static -std=gnu11 -O2 -g $(WARN) -Isrc -D_GNU_SOURCE
 
+# -MMD: a helper that includes a file of its family's (a shared parser)
+# is rebuilt when that file changes.
 define M32_RULE
-build/m32/abiwatch-$(1)-m32: $(filter src/probes/$(1)/m32/%,$(M32_SRCS)) $(wildcard src/probes/$(1)/m32/*.h)
+build/m32/abiwatch-$(1)-m32: $(filter src/probes/$(1)/m32/%,$(M32_SRCS))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(M32_CFLAGS) -o $$@ $$(filter %.c,$$^)
+	$$(CC) $$(M32_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $$(filter src/probes/$(1)/m32/%.c,$$^)
 endef
 $(foreach f,$(M32_FAMILIES),$(eval $(call M32_RULE,$(f))))
 
@@ -52,11 +56,28 @@ COOKIEFS := tools/cookiefs/cookiefs
 $(COOKIEFS): tools/cookiefs/cookiefs.c
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3) -o $@ $< $(shell pkg-config --libs fuse3)
 
-.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest m32 tools
-all: abiwatch m32 tools
+.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest m32 tools vm
+all: abiwatch m32 tools vm
 tools: $(COOKIEFS)
 
 m32: $(M32_BINS)
+
+# What `abiwatch vm` puts in a guest's initramfs: abiwatch linked
+# statically (the guest has no libraries), and /init, a small static
+# program of its own from src/vm/init/.  Both are found beside the
+# abiwatch binary (build/static/, build/vm/) or in ../libexec/abiwatch/.
+STATIC_LDLIBS := -static -lcap -ljson-c
+VMINIT_CFLAGS := -static -std=gnu11 -O2 -g $(WARN) -Isrc -D_GNU_SOURCE
+
+build/static/abiwatch: $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
+
+build/vm/abiwatch-init: $(VMINIT_SRCS) src/vm/guest.h
+	@mkdir -p $(dir $@)
+	$(CC) $(VMINIT_CFLAGS) -o $@ $(filter %.c,$^)
+
+vm: build/static/abiwatch build/vm/abiwatch-init
 
 abiwatch: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -113,13 +134,22 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
 	clang -std=gnu11 -g -O1 -Isrc -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 		-o $@ $^ $(LDLIBS)
 
+# The mqueue family's 32-bit helper output parser is pure; its target links it too.
+build/fuzz/fuzz_mq_m32: src/probes/mqueue/m32_parse.c
+
 fuzz-build: $(FUZZ_TARGETS)
 
-# A long run of every fuzz target, growing the corpus in tests/fuzz/corpus.
+# A long run of every fuzz target (or of those FUZZ_ONLY names, as in
+# FUZZ_ONLY="assume diff"), growing the corpus in tests/fuzz/corpus;
+# a crashing input is kept as build/fuzz/NAME-crash-*.
+FUZZ_ONLY ?=
+FUZZ_RUN := $(if $(FUZZ_ONLY),$(FUZZ_ONLY:%=build/fuzz/fuzz_%),$(FUZZ_TARGETS))
 fuzz: fuzz-build
-	@for t in $(FUZZ_TARGETS); do n=$${t##*/fuzz_}; \
+	@for t in $(FUZZ_RUN); do n=$${t##*/fuzz_}; \
 		echo "fuzzing $$n for $(FUZZ_SECONDS) s"; \
-		$$t -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus/$$n || exit 1; done
+		mkdir -p tests/fuzz/corpus/$$n; \
+		$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/$$n- \
+			tests/fuzz/corpus/$$n || exit 1; done
 
 deps:
 	@scripts/install-deps
@@ -132,10 +162,10 @@ check: deps
 	@$(MAKE) --no-print-directory all asan unit selftest fuzz-build
 	tests/run
 
-bench: abiwatch
+bench: abiwatch m32 vm
 	tests/bench
 
 clean:
 	rm -rf build abiwatch $(COOKIEFS)
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d)

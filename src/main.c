@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch: catch kernel changes that break user space. */
 #include "cmd/commands.h"
+#include "cmd/vm_commands.h"
 #include "core/env.h"
 #include "core/util.h"
 
@@ -16,6 +17,16 @@ static const char usage[] =
 	"  run [GLOB...]   run the probes that the globs select (all by default),\n"
 	"                  print KTAP and write a snapshot\n"
 	"  list [GLOB...]  list families, probes, checks and observations\n"
+	"  diff OLD NEW    compare two snapshots: what changed, and what it means\n"
+	"  check ASSUMPTIONS [SNAPSHOT]\n"
+	"                  evaluate a program's declared assumptions against a\n"
+	"                  snapshot, or against the probes they need, run now\n"
+	"  vm --kernel VMLINUZ | --deb PACKAGE [-- RUN-ARGS]\n"
+	"                  boot another kernel in QEMU and run the probes there\n"
+	"  matrix KERNEL... [--host] -o DIR\n"
+	"                  one snapshot per kernel, and diffs between neighbours\n"
+	"  report SNAPSHOT... -o FILE\n"
+	"                  snapshots side by side as one static HTML page\n"
 	"  help [COMMAND]  show this help, or a command's\n"
 	"\n"
 	"Options:\n"
@@ -24,7 +35,8 @@ static const char usage[] =
 	"\n"
 	"'abiwatch COMMAND --help' describes a command.  Exit status: 0 everything\n"
 	"passed, 1 a check failed or a probe broke, 2 bad usage or input, 4 every\n"
-	"check was skipped.  See abiwatch(1) and abiwatch-snapshot(5).\n";
+	"check was skipped; diff and check document their own.  See abiwatch(1),\n"
+	"abiwatch-snapshot(5) and abiwatch-assumptions(5).\n";
 
 struct command {
 	const char *name;
@@ -34,6 +46,11 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "list", cmd_list },
+	{ "diff", cmd_diff },
+	{ "check", cmd_check },
+	{ "vm", cmd_vm },
+	{ "matrix", cmd_matrix },
+	{ "report", cmd_report },
 };
 
 static const struct command *find(const char *name)

@@ -3,8 +3,49 @@
 #ifndef ABIWATCH_COMMANDS_H
 #define ABIWATCH_COMMANDS_H
 
+#include "core/params.h"
+#include "core/result.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* ---- running probes: the path `abiwatch run` and `abiwatch check` share ---- */
+
+/* How probes run: --timeout and the options families declare. */
+struct probe_options {
+	double timeout_s;
+	struct aw_params params;
+};
+
+/* Family options get getopt codes from FAMILY_OPT up, in table order. */
+#define FAMILY_OPT 0x1000
+
+/* A command's own options, then --timeout (code 't') and every family's
+ * option, then the terminator; *params maps codes to the families'
+ * options.  Both malloc'd. */
+struct option *probes_option_table(const struct option *own, size_t nown,
+				   const struct aw_param ***params);
+/* Take --timeout or a family option.  0, or the usage status. */
+int probes_option(const char *cmd, int c, const char *arg,
+		  const struct aw_param *const *params, struct probe_options *po);
+/* The families' options, as a --help section. */
+void probes_options_help(FILE *out);
+/* Fail before running anything if the snapshot could not be written. */
+int probes_check_output(const char *cmd, const char *path);
+/* Apply the family options to the selection (narrowing it, adding the
+ * probes they make) and collect the environment.  0, or the usage status. */
+int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
+		   size_t *nrefs, struct aw_run *run);
+/* Run them, each isolated; KTAP streams to ktap_out unless it is NULL. */
+void probes_execute(const struct probe_options *po, const struct aw_probe_ref *refs,
+		    size_t nrefs, FILE *ktap_out, struct aw_run *run);
+/* Write the run's snapshot to path.  0, or the usage status. */
+int probes_save(const char *cmd, const struct aw_run *run, const char *path);
 
 /* "abiwatch CMD: message" on stderr and the usage exit status. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

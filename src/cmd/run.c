@@ -45,10 +45,9 @@ struct run_args {
 	const char *output;
 	char *default_output;
 	enum format format;
-	double timeout_s;
 	char **globs;
 	size_t nglobs;
-	struct aw_params params;
+	struct probe_options probes;
 };
 
 static int parse_format(const char *s, enum format *f)
@@ -74,36 +73,28 @@ static int parse_timeout(const char *s, double *out)
 	return 0;
 }
 
-/* Fail before running anything if the snapshot could not be written. */
-static int check_output(const char *path)
+int probes_check_output(const char *cmd, const char *path)
 {
 	char *copy = xstrdup(path);
 	const char *dir = dirname(copy);
 	int rc = 0;
 	if (access(dir, W_OK | X_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0))
-		rc = usage_error("run", "cannot write the snapshot '%s': %s", path, strerror(errno));
+		rc = usage_error(cmd, "cannot write the snapshot '%s': %s", path, strerror(errno));
 	free(copy);
 	return rc;
 }
 
-/* The core's options plus every option a family declares; family
- * options get codes from FAMILY_OPT up, in table order. */
-#define FAMILY_OPT 0x1000
-
-static struct option *option_table(const struct aw_param ***params_out)
+struct option *probes_option_table(const struct option *own, size_t nown,
+				   const struct aw_param ***params_out)
 {
-	static const struct option core[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-	};
+	static const struct option timeout = { "timeout", required_argument, NULL, 't' };
 	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams), n = AW_ARRAY_SIZE(core), np = 0;
+	size_t nfam = aw_families(&fams), n = nown + 1, np = 0;
 	struct option *opts = xcalloc(n + 1, sizeof(*opts));
 	const struct aw_param **params = NULL;
 
-	memcpy(opts, core, sizeof(core));
+	memcpy(opts, own, nown * sizeof(*own));
+	opts[nown] = timeout;
 	for (size_t f = 0; f < nfam; f++) {
 		for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
 			opts = xrealloc(opts, (n + 2) * sizeof(*opts));
@@ -118,27 +109,42 @@ static struct option *option_table(const struct aw_param ***params_out)
 	return opts;
 }
 
-static void print_usage(void)
+void probes_options_help(FILE *out)
 {
 	const struct aw_family *const *fams;
 	size_t nfam = aw_families(&fams);
 
-	fputs(run_usage, stdout);
 	for (size_t f = 0; f < nfam; f++) {
 		if (!fams[f]->params || !fams[f]->params->name)
 			continue;
-		printf("\nOptions of the %s family:\n", fams[f]->name);
+		fprintf(out, "\nOptions of the %s family:\n", fams[f]->name);
 		for (const struct aw_param *p = fams[f]->params; p->name; p++) {
 			char *left = xasprintf("--%s %s", p->name, p->metavar);
-			printf("      %-22s%s\n", left, p->help);
+			fprintf(out, "      %-22s%s\n", left, p->help);
 			free(left);
 		}
 	}
 }
 
-static int parse_option(int c, struct run_args *a, const struct aw_param **params)
+int probes_option(const char *cmd, int c, const char *arg,
+		  const struct aw_param *const *params, struct probe_options *po)
 {
 	char *why = NULL;
+	if (c == 't') {
+		if (parse_timeout(arg, &po->timeout_s) != 0)
+			return usage_error(cmd, "--timeout takes seconds in (0, 86400], not '%s'", arg);
+		return 0;
+	}
+	if (aw_params_add(&po->params, params[c - FAMILY_OPT]->name, arg, &why) != 0) {
+		int rc = usage_error(cmd, "--%s %s: %s", params[c - FAMILY_OPT]->name, arg, why);
+		free(why);
+		return rc;
+	}
+	return 0;
+}
+
+static int parse_option(int c, struct run_args *a, const struct aw_param **params)
+{
 	switch (c) {
 	case 'o':
 		a->output = optarg;
@@ -147,30 +153,27 @@ static int parse_option(int c, struct run_args *a, const struct aw_param **param
 		if (parse_format(optarg, &a->format) != 0)
 			return usage_error("run", "--format takes ktap, text or json, not '%s'", optarg);
 		return 0;
-	case 't':
-		if (parse_timeout(optarg, &a->timeout_s) != 0)
-			return usage_error("run", "--timeout takes seconds in (0, 86400], not '%s'", optarg);
-		return 0;
 	}
-	if (aw_params_add(&a->params, params[c - FAMILY_OPT]->name, optarg, &why) != 0) {
-		int rc = usage_error("run", "--%s %s: %s", params[c - FAMILY_OPT]->name, optarg, why);
-		free(why);
-		return rc;
-	}
-	return 0;
+	return probes_option("run", c, optarg, params, &a->probes);
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
+	static const struct option own[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+	};
 	const struct aw_param **params;
-	struct option *opts = option_table(&params);
+	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own), &params);
 	int c, rc = 0;
 
 	optind = 1;
 	opterr = 0;
 	while (rc == 0 && (c = getopt_long(argc, argv, ":o:f:t:h", opts, NULL)) != -1) {
 		if (c == 'h') {
-			print_usage();
+			fputs(run_usage, stdout);
+			probes_options_help(stdout);
 			rc = -1;
 		} else if (c == ':') {
 			rc = usage_error("run", "option '%s' needs a value", argv[optind - 1]);
@@ -192,67 +195,92 @@ static void stream_ktap(const struct aw_probe_result *r, void *arg)
 	aw_ktap_probe(arg, r);
 }
 
-int cmd_run(int argc, char **argv)
+int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
+		   size_t *nrefs, struct aw_run *run)
 {
-	struct run_args a = { .format = FORMAT_KTAP };
-	struct aw_probe_ref *refs;
-	size_t nrefs, unmatched;
-	struct aw_run run = { 0 };
 	char *why = NULL;
-	int rc = parse_args(argc, argv, &a);
-
-	if (rc != 0) {
-		aw_params_free(&a.params);
-		return rc < 0 ? AW_EXIT_PASS : rc;
-	}
-	if (aw_select(a.globs, a.nglobs, &refs, &nrefs, &unmatched) != 0) {
-		aw_params_free(&a.params);
-		return usage_error("run", "no probe matches '%s'",
-				   a.globs[unmatched]);
-	}
-	if (aw_params_apply(&a.params, &refs, &nrefs, &why) != 0) {
-		rc = usage_error("run", "%s", why);
+	if (aw_params_apply(&po->params, refs, nrefs, &why) != 0) {
+		int rc = usage_error(cmd, "%s", why);
 		free(why);
-		goto out;
+		return rc;
 	}
-	aw_env_collect(&run.env);
-	if (!a.output)
-		a.output = a.default_output =
-			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
-	if ((rc = check_output(a.output)) != 0)
-		goto out;
+	aw_env_collect(&run->env);
+	return 0;
+}
 
+void probes_execute(const struct probe_options *po, const struct aw_probe_ref *refs,
+		    size_t nrefs, FILE *ktap_out, struct aw_run *run)
+{
 	struct aw_ktap ktap;
-	struct aw_runner_opts opts = { .timeout_s = a.timeout_s, .params = &a.params };
-	if (a.format == FORMAT_KTAP) {
-		aw_ktap_begin(&ktap, stdout, refs, nrefs);
+	struct aw_runner_opts opts = { .timeout_s = po->timeout_s, .params = &po->params };
+	if (ktap_out) {
+		aw_ktap_begin(&ktap, ktap_out, refs, nrefs);
 		opts.probe_done = stream_ktap;
 		opts.arg = &ktap;
 	}
-	aw_run_probes(refs, nrefs, &opts, &run);
-	if (a.format == FORMAT_KTAP)
+	aw_run_probes(refs, nrefs, &opts, run);
+	if (ktap_out)
 		aw_ktap_end(&ktap);
-	else if (a.format == FORMAT_TEXT)
-		aw_text_report(stdout, &run);
-	else
-		aw_json_report(stdout, &run);
+}
 
+int probes_save(const char *cmd, const struct aw_run *run, const char *path)
+{
 	struct aw_snapshot snap;
 	char *err = NULL;
-	aw_snapshot_from_run(&run, &snap);
-	rc = aw_run_exit_status(&run);
-	if (aw_snapshot_save(&snap, a.output, &err) != 0) {
-		fprintf(stderr, "abiwatch run: %s\n", err);
+	int rc = 0;
+	aw_snapshot_from_run(run, &snap);
+	if (aw_snapshot_save(&snap, path, &err) != 0) {
+		fprintf(stderr, "abiwatch %s: %s\n", cmd, err);
 		free(err);
 		rc = AW_EXIT_USAGE;
 	}
 	aw_snapshot_free(&snap);
+	return rc;
+}
+
+static void report(const struct run_args *a, const struct aw_run *run)
+{
+	if (a->format == FORMAT_TEXT)
+		aw_text_report(stdout, run);
+	else if (a->format == FORMAT_JSON)
+		aw_json_report(stdout, run);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a = { .format = FORMAT_KTAP };
+	struct aw_probe_ref *refs = NULL;
+	size_t nrefs, unmatched;
+	struct aw_run run = { 0 };
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc != 0) {
+		aw_params_free(&a.probes.params);
+		return rc < 0 ? AW_EXIT_PASS : rc;
+	}
+	if (aw_select(a.globs, a.nglobs, &refs, &nrefs, &unmatched) != 0) {
+		aw_params_free(&a.probes.params);
+		return usage_error("run", "no probe matches '%s'",
+				   a.globs[unmatched]);
+	}
+	if ((rc = probes_prepare("run", &a.probes, &refs, &nrefs, &run)) != 0)
+		goto out;
+	if (!a.output)
+		a.output = a.default_output =
+			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
+	if ((rc = probes_check_output("run", a.output)) != 0)
+		goto out;
+	probes_execute(&a.probes, refs, nrefs, a.format == FORMAT_KTAP ? stdout : NULL, &run);
+	report(&a, &run);
+	rc = aw_run_exit_status(&run);
+	if (probes_save("run", &run, a.output) != 0)
+		rc = AW_EXIT_USAGE;
 	if (isatty(STDERR_FILENO) && a.format != FORMAT_TEXT) {
 		aw_text_summary(stderr, &run);
 		fprintf(stderr, "snapshot: %s\n", a.output);
 	}
 out:
-	aw_params_free(&a.params);
+	aw_params_free(&a.probes.params);
 	aw_run_free(&run);
 	free(refs);
 	free(a.default_output);

@@ -112,20 +112,26 @@ static void group_by_family(struct aw_probe_ref *refs, size_t n)
 	}
 }
 
+/* Selecting options narrow the declared probes; the probes instantiating
+ * ones make are added afterwards, so that the order of the options does
+ * not matter and --fs never drops a --path probe. */
 int aw_params_apply(struct aw_params *ps, struct aw_probe_ref **refs, size_t *n, char **why)
 {
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct aw_param_value *v = &ps->v[i];
-		if (v->param->selects && !family_selected(v->family, *refs, *n)) {
+		if (!v->param->selects)
+			continue;
+		if (!family_selected(v->family, *refs, *n)) {
 			*why = xasprintf("--%s is an option of the %s family, which nothing "
 					 "selected here runs", v->param->name, v->family->name);
 			return -1;
 		}
-		if (v->param->selects) {
-			if (check_listed(v, why) != 0)
-				return -1;
-			narrow(v, *refs, n);
-		}
+		if (check_listed(v, why) != 0)
+			return -1;
+		narrow(v, *refs, n);
+	}
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct aw_param_value *v = &ps->v[i];
 		if (v->param->instantiate) {
 			struct aw_probe *p = v->param->instantiate(v->value, why);
 			if (!p)

@@ -92,6 +92,10 @@ expect_skip_naming() { # item word
 expect obs.mqueue.noattr.maxmsg 10
 expect obs.mqueue.noattr.msgsize 8192
 expect obs.mqueue.noattr.source default_knobs
+# The eras name the documented behaviour of this (>= 4.2) kernel.
+expect obs.mqueue.noattr.era "default_knobs (3.5 and later, cef0184c115e)"
+expect obs.mqueue.rlimit.era "msg_msg_and_tree_node (3.5 and later, ce2d52cc1364)"
+expect obs.mqueue.mqueuefs.qsize_era "user_bytes (before 3.5, and 4.2 and later, de54b9ac2537)"
 expect check.mqueue.noattr.clamp pass
 expect check.mqueue.noattr.rlimit_exceeded pass
 

@@ -9,7 +9,7 @@ case $abiwatch in *asan*) echo "valgrind does not run ASan builds"; exit 4 ;; es
 work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vg.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 vg=(valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite
-    --show-leak-kinds=definite)
+    --show-leak-kinds=definite --suppressions="$(dirname "$0")/../valgrind/glibc.supp")
 status=0
 check() { # expected-status description args...
 	local want=$1 what=$2
@@ -32,4 +32,24 @@ check 2 "bad option" run --no-such-option
 check 2 "bad glob" run no_such_family
 check 2 "bad timeout" run --timeout -1
 check 1 "every probe times out" run mqueue --timeout 0.001 -o "$work/d.snap"
+
+# diff: the same, edited (every output), broken input.
+sed -e '/^obs\./{s/ = [0-9][0-9]*$/ = 12345/;}' -e '0,/ = pass$/s/ = pass$/ = fail: edited/' \
+	"$work/a.snap" >"$work/e.snap"
+check 0 "diff the same" diff "$work/a.snap" "$work/b.snap"
+check 1 "diff edited (text)" diff "$work/a.snap" "$work/e.snap"
+check 1 "diff edited (ktap)" diff -f ktap "$work/a.snap" "$work/e.snap"
+check 1 "diff edited (json, --ignore)" diff -f json --ignore 'mqueue.rlimit' -I 'env.*' "$work/a.snap" "$work/e.snap"
+check 2 "diff a binary file" diff "$work/a.snap" /bin/true
+check 2 "diff a truncated file" diff "$work/a.snap" <(head -c 100 "$work/a.snap")
+check 2 "diff usage" diff "$work/a.snap"
+# check: against a snapshot (broken, unknown), running probes, bad rules.
+ex=examples/assumptions
+check 1 "check against a snapshot (text)" check "$ex/mqueue-sized-by-msg_max.assume" "$work/a.snap"
+check 1 "check against a snapshot (ktap)" check -f ktap "$ex/mqueue-sized-by-msg_max.assume" "$work/a.snap"
+check 4 "check a missing family (json)" check -f json "$ex/glusterfs-3.3-dht.assume" "$work/a.snap"
+check 4 "check running the probes it needs" check "$ex/mqueue-over-1024-queues-as-root.assume" -o "$work/f.snap"
+printf 'mqueue.noattr.maxmsg >= 1 : "ok"\nmqueue.*.x = 1 : "bad"\n' >"$work/bad.assume"
+check 2 "check a bad rule" check "$work/bad.assume" "$work/a.snap"
+check 2 "check usage" check
 exit $status

@@ -223,9 +223,27 @@ static void test_sysctl_read(void **state)
 	assert_int_equal(aw_ipc_sysctl_read("kernel/pid_max", &v), -EINVAL);
 }
 
+static void test_eras(void **state)
+{
+	(void)state;
+	assert_string_equal(mqu_era_of(mqu_noattr_eras, "maxima"),
+			    "maxima (2.6.28 to 3.4, b231cca4381e)");
+	assert_string_equal(mqu_era_of(mqu_ceiling_eras, "1024"),
+			    "hard_1024 (3.5 to 3.13, 93e6f119c0ce and 02967ea08ede)");
+	assert_null(mqu_era_of(mqu_noattr_eras, "other"));
+	assert_null(mqu_era_of(mqu_qsize_eras, ""));
+	/* Every era names its kernels. */
+	const struct mqu_era *tables[] = { mqu_noattr_eras, mqu_charge_eras, mqu_qsize_eras,
+					   mqu_ceiling_eras };
+	for (size_t t = 0; t < 4; t++)
+		for (const struct mqu_era *e = tables[t]; e->value; e++)
+			assert_non_null(strchr(e->era, '('));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_eras),
 		cmocka_unit_test(test_first_true_finds_threshold),
 		cmocka_unit_test(test_first_true_none),
 		cmocka_unit_test(test_first_true_single_point_and_bad_range),

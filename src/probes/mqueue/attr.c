@@ -155,16 +155,13 @@ static const char *const attr_tags[] = {
 	"linux-git:d40dcdb0172a", "linux-git:113289cc086f", NULL
 };
 
-static const char *const mq_kconfig[] = { "CONFIG_POSIX_MQUEUE", "CONFIG_POSIX_MQUEUE_SYSCTL",
-					  "CONFIG_IPC_NS", NULL };
-
 const struct aw_probe mq_attr_probes[] = {
 	{
 		.name = "attr",
 		.summary = "limits on the attributes an unprivileged mq_open may ask for",
 		.run = attr_run,
 		.items = attr_items,
-		.needs = { .kconfig = mq_kconfig },
+		.needs = { .kconfig = mqu_kconfig },
 		.tags = attr_tags,
 	},
 	AW_PROBES_END,

@@ -7,8 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <mqueue.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+const char *const mqu_kconfig[] = { "CONFIG_POSIX_MQUEUE", "CONFIG_POSIX_MQUEUE_SYSCTL",
+				    "CONFIG_IPC_NS", NULL };
 
 const char *mqu_errname(int err)
 {
@@ -66,6 +71,58 @@ int mqu_create_kept(const char *name, const struct mqu_shape *shape)
 	if (rc == 0)
 		mq_close(q);
 	return rc;
+}
+
+int mqu_open_new(const char *name, int oflag, mode_t mode, const struct mqu_shape *shape)
+{
+	struct mq_attr attr = { 0 };
+
+	if (shape) {
+		attr.mq_maxmsg = shape->maxmsg;
+		attr.mq_msgsize = shape->msgsize;
+	}
+	mq_unlink(name);
+	mqd_t q = mq_open(name, oflag | O_CREAT | O_EXCL, mode, shape ? &attr : NULL);
+	return q == (mqd_t)-1 ? -errno : q;
+}
+
+int mqu_getattr(mqd_t q, struct mq_attr *a)
+{
+	return (int)mqu_rc(mq_getattr(q, a));
+}
+
+int mqu_send(mqd_t q, const char *msg, size_t len, unsigned prio)
+{
+	char fill[256];
+
+	if (!msg) {
+		if (len > sizeof(fill))
+			return -EINVAL;
+		memset(fill, 'x', len);
+		msg = fill;
+	}
+	return (int)mqu_rc(mq_send(q, msg, len, prio));
+}
+
+long mqu_recv(mqd_t q, char *buf, size_t len, unsigned *prio)
+{
+	return mqu_rc(mq_receive(q, buf, len, prio));
+}
+
+void mqu_drain(mqd_t q)
+{
+	const struct timespec past = { 0, 0 };
+	struct mq_attr a;
+
+	if (mq_getattr(q, &a) != 0 || a.mq_msgsize <= 0)
+		return;
+	char *buf = malloc((size_t)a.mq_msgsize);
+	if (!buf)
+		return;
+	/* A deadline in the past: never blocks, whatever O_NONBLOCK says. */
+	while (mq_timedreceive(q, buf, (size_t)a.mq_msgsize, NULL, &past) >= 0)
+		;
+	free(buf);
 }
 
 int mqu_rlimit_get(struct rlimit *rl)
@@ -186,4 +243,125 @@ const char *mqu_source_name(enum mqu_source s)
 	case MQU_SRC_OTHER: break;
 	}
 	return "other";
+}
+
+/* "LABEL:" then a decimal, then at least one space (or, for the last
+ * field, spaces and the final newline).  Advances *p. */
+static int mqfs_field(const char **p, const char *end, const char *label,
+		      unsigned long long *v, bool last)
+{
+	size_t n = strlen(label);
+	const char *q = *p;
+
+	if ((size_t)(end - q) < n || memcmp(q, label, n) != 0)
+		return -EINVAL;
+	q += n;
+	if (q == end || *q < '0' || *q > '9')
+		return -EINVAL;
+	unsigned long long x = 0;
+	for (; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (x > (~0ULL - 9) / 10)
+			return -EINVAL;
+		x = x * 10 + (unsigned)(*q - '0');
+	}
+	const char *sp = q;
+	while (q < end && *q == ' ')
+		q++;
+	if (last) {
+		if (q + 1 != end || *q != '\n')
+			return -EINVAL;
+		q++;
+	} else if (q == sp) {
+		return -EINVAL;
+	}
+	*v = x;
+	*p = q;
+	return 0;
+}
+
+int mqu_parse_mqfs(const char *text, size_t len, struct mqu_mqfs *out)
+{
+	static const char *const labels[] = { "QSIZE:", "NOTIFY:", "SIGNO:", "NOTIFY_PID:" };
+	unsigned long long v[4];
+	const char *p = text, *end = text + len;
+
+	if (!text)
+		return -EINVAL;
+	for (size_t i = 0; i < 4; i++)
+		if (mqfs_field(&p, end, labels[i], &v[i], i == 3) != 0)
+			return -EINVAL;
+	for (size_t i = 1; i < 4; i++)
+		if (v[i] > 0x7fffffffULL)
+			return -EINVAL;
+	out->qsize = (unsigned long)v[0];
+	out->notify = (int)v[1];
+	out->signo = (int)v[2];
+	out->notify_pid = (int)v[3];
+	return 0;
+}
+
+void mqu_format_mqfs(const struct mqu_mqfs *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "QSIZE:%lu NOTIFY:%d SIGNO:%d NOTIFY_PID:%d",
+		 m->qsize, m->notify, m->signo, m->notify_pid);
+}
+
+const char *mqu_poll_names(unsigned events, char *buf, size_t len)
+{
+	static const struct { unsigned bit; const char *name; } bits[] = {
+		{ POLLIN, "POLLIN" }, { POLLPRI, "POLLPRI" }, { POLLOUT, "POLLOUT" },
+		{ POLLERR, "POLLERR" }, { POLLHUP, "POLLHUP" }, { POLLNVAL, "POLLNVAL" },
+		{ POLLRDNORM, "POLLRDNORM" }, { POLLRDBAND, "POLLRDBAND" },
+		{ POLLWRNORM, "POLLWRNORM" }, { POLLWRBAND, "POLLWRBAND" },
+	};
+	size_t used = 0;
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	if (events == 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	for (size_t i = 0; i < AW_ARRAY_SIZE(bits); i++) {
+		if (!(events & bits[i].bit))
+			continue;
+		events &= ~bits[i].bit;
+		int n = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", bits[i].name);
+		if (n < 0 || (size_t)n >= len - used)
+			return buf;
+		used += (size_t)n;
+	}
+	if (events)
+		snprintf(buf + used, len - used, "%s0x%x", used ? "|" : "", events);
+	return buf;
+}
+
+int mqu_parse_proc_syscall(const char *text, long *nr)
+{
+	char *end;
+
+	if (!text)
+		return -EINVAL;
+	if (strncmp(text, "running", 7) == 0)
+		return -EAGAIN;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (errno || end == text || (*end != ' ' && *end != '\n' && *end != '\0'))
+		return -EINVAL;
+	*nr = v;
+	return 0;
+}
+
+void mqu_expected_order(const unsigned *prio, size_t n, size_t *order)
+{
+	/* Insertion sort: stable, and n is a handful. */
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		while (j > 0 && prio[order[j - 1]] < prio[i]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
 }

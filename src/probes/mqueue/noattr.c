@@ -19,6 +19,8 @@ static const struct aw_item noattr_items[] = {
 	AW_OBS_ITEM("maxmsg", "mq_maxmsg of a queue created with attr NULL in a fresh IPC namespace"),
 	AW_OBS_ITEM("msgsize", "mq_msgsize of a queue created with attr NULL in a fresh IPC namespace"),
 	AW_OBS_ITEM("source", "which knobs an attr-NULL queue follows: default_knobs, maxima or fixed"),
+	AW_OBS_ITEM("era", "the documented behaviour source belongs to, with its kernels",
+		    .change = "programs that create queues without attributes get other sizes"),
 	AW_CHECK_ITEM("clamp", "with msg_default > msg_max the queue gets min(default, max), likewise for msgsize"),
 	AW_CHECK_ITEM("rlimit_exceeded", "attr NULL fails with EMFILE when the defaults' charge exceeds RLIMIT_MSGQUEUE"),
 	AW_ITEMS_END
@@ -136,6 +138,7 @@ static void observe_source(struct aw_ctx *ctx, const struct knobs *init,
 
 	if (fresh_rc) {
 		aw_unobserved(ctx, "source", "attr NULL failed: %s", mqu_errname(fresh_rc));
+		aw_unobserved(ctx, "era", "no source was observed");
 		return;
 	}
 	if (!init->have_defaults)
@@ -144,6 +147,7 @@ static void observe_source(struct aw_ctx *ctx, const struct knobs *init,
 	trial_maxima_raised(ctx, init, fresh, &raised);
 	if (!raised.done && !lowered.done) {
 		aw_unobserved(ctx, "source", "no trial could be made (see notes)");
+		aw_unobserved(ctx, "era", "no source was observed");
 		return;
 	}
 	enum mqu_source s = mqu_classify_source(fresh, &lowered, &raised);
@@ -152,6 +156,7 @@ static void observe_source(struct aw_ctx *ctx, const struct knobs *init,
 			lowered.got.maxmsg, lowered.got.msgsize, raised.set.maxmsg,
 			raised.set.msgsize, raised.got.maxmsg, raised.got.msgsize);
 	aw_observe(ctx, "source", "%s", mqu_source_name(s));
+	mqu_observe_era(ctx, "era", mqu_noattr_eras, mqu_source_name(s));
 }
 
 static void check_clamp(struct aw_ctx *ctx, const struct knobs *init)
@@ -206,16 +211,13 @@ static const char *const noattr_tags[] = {
 	"linux-git:d40dcdb0172a", NULL
 };
 
-static const char *const mq_kconfig[] = { "CONFIG_POSIX_MQUEUE", "CONFIG_POSIX_MQUEUE_SYSCTL",
-					  "CONFIG_IPC_NS", NULL };
-
 const struct aw_probe mq_noattr_probes[] = {
 	{
 		.name = "noattr",
 		.summary = "shape of a queue created without attributes, and the knobs it follows",
 		.run = noattr_run,
 		.items = noattr_items,
-		.needs = { .kconfig = mq_kconfig },
+		.needs = { .kconfig = mqu_kconfig },
 		.tags = noattr_tags,
 	},
 	AW_PROBES_END,

@@ -28,6 +28,8 @@ static const struct aw_item privileged_items[] = {
 	AW_OBS_ITEM("hard_msgsize_max", "largest msgsize accepted with CAP_SYS_RESOURCE (HARD_MSGSIZEMAX)"),
 	AW_OBS_ITEM("queues_max_bypass", "yes when CAP_SYS_RESOURCE creates queues beyond queues_max"),
 	AW_OBS_ITEM("queues_ceiling", "queue count at which ENOSPC appears even with CAP_SYS_RESOURCE, or none"),
+	AW_OBS_ITEM("ceiling_era", "the documented behaviour queues_ceiling belongs to",
+		    .change = "programs that need more than 1024 queues, even as root, fail with ENOSPC"),
 	AW_ITEMS_END
 };
 
@@ -98,6 +100,7 @@ static void observe_queue_limits(struct aw_ctx *ctx)
 	if (rc) {
 		aw_unobserved(ctx, "queues_max_bypass", "setting queues_max: %s", aw_ipc_sysctl_strerror(rc));
 		aw_unobserved(ctx, "queues_ceiling", "setting queues_max: %s", aw_ipc_sysctl_strerror(rc));
+		aw_unobserved(ctx, "ceiling_era", "no ceiling was observed");
 		return;
 	}
 	for (n = 0; n < CEILING_TRIES; n++) {
@@ -108,15 +111,17 @@ static void observe_queue_limits(struct aw_ctx *ctx)
 	if (n < 2 && rc == -ENOSPC) {
 		aw_observe(ctx, "queues_max_bypass", "no");
 		aw_unobserved(ctx, "queues_ceiling", "the capability does not lift queues_max");
+		aw_unobserved(ctx, "ceiling_era", "no ceiling was observed");
 	} else if (rc && rc != -ENOSPC) {
 		aw_unobserved(ctx, "queues_max_bypass", "queue %d: %s", n + 1, mqu_errname(rc));
 		aw_unobserved(ctx, "queues_ceiling", "queue %d: %s", n + 1, mqu_errname(rc));
+		aw_unobserved(ctx, "ceiling_era", "no ceiling was observed");
 	} else {
 		aw_observe(ctx, "queues_max_bypass", "yes");
-		if (rc == -ENOSPC)
-			aw_observe_long(ctx, "queues_ceiling", n);
-		else
-			aw_observe(ctx, "queues_ceiling", "none");
+		char count[16];
+		snprintf(count, sizeof(count), "%d", n);
+		aw_observe(ctx, "queues_ceiling", "%s", rc == -ENOSPC ? count : "none");
+		mqu_observe_era(ctx, "ceiling_era", mqu_ceiling_eras, rc == -ENOSPC ? count : "none");
 	}
 }
 
@@ -155,16 +160,13 @@ static const char *const privileged_tags[] = {
 };
 
 static const int privileged_caps[] = { CAP_SYS_RESOURCE, -1 };
-static const char *const mq_kconfig[] = { "CONFIG_POSIX_MQUEUE", "CONFIG_POSIX_MQUEUE_SYSCTL",
-					  "CONFIG_IPC_NS", NULL };
-
 const struct aw_probe mq_privileged_probes[] = {
 	{
 		.name = "privileged",
 		.summary = "what CAP_SYS_RESOURCE lifts and which hard ceilings stay",
 		.run = privileged_run,
 		.items = privileged_items,
-		.needs = { .caps = privileged_caps, .kconfig = mq_kconfig },
+		.needs = { .caps = privileged_caps, .kconfig = mqu_kconfig },
 		.tags = privileged_tags,
 	},
 	AW_PROBES_END,

@@ -70,16 +70,13 @@ static const char *const queues_max_tags[] = {
 	"posix:mq_open", "man:mq_open(3)", "man:mq_overview(7)", NULL
 };
 
-static const char *const mq_kconfig[] = { "CONFIG_POSIX_MQUEUE", "CONFIG_POSIX_MQUEUE_SYSCTL",
-					  "CONFIG_IPC_NS", NULL };
-
 const struct aw_probe mq_queues_max_probes[] = {
 	{
 		.name = "queues_max",
 		.summary = "queues_max is enforced with ENOSPC for a process without CAP_SYS_RESOURCE",
 		.run = queues_max_run,
 		.items = queues_max_items,
-		.needs = { .kconfig = mq_kconfig },
+		.needs = { .kconfig = mqu_kconfig },
 		.tags = queues_max_tags,
 	},
 	AW_PROBES_END,

@@ -34,6 +34,8 @@ static const struct aw_item rlimit_items[] = {
 	AW_OBS_ITEM("charge.10x128", "bytes a 10 x 128 queue charges against RLIMIT_MSGQUEUE"),
 	AW_OBS_ITEM("charge.10x8192", "bytes a 10 x 8192 queue (the default shape) charges"),
 	AW_OBS_ITEM("per_msg_overhead", "bytes charged per message beyond its payload (charge - payload) / maxmsg"),
+	AW_OBS_ITEM("era", "the documented charge formula per_msg_overhead belongs to",
+		    .change = "fewer (or more) queues of a given shape fit in RLIMIT_MSGQUEUE"),
 	AW_CHECK_ITEM("formula_linear", "charges fit maxmsg * (msgsize + overhead) with one overhead, as getrlimit(2) documents"),
 	AW_ITEMS_END
 };
@@ -112,11 +114,16 @@ static void report_fit(struct aw_ctx *ctx, const struct mqu_charge *c, size_t n)
 
 	if (n < AW_ARRAY_SIZE(shapes)) {
 		aw_unobserved(ctx, "per_msg_overhead", "not every charge could be measured");
+		aw_unobserved(ctx, "era", "not every charge could be measured");
 		aw_error(ctx, "formula_linear", "not every charge could be measured");
 		return;
 	}
 	bool linear = mqu_fit_linear(c, n, &o);
 	aw_observe_long(ctx, "per_msg_overhead", o);
+	/* Up to 3.4 a message cost one pointer beyond its payload. */
+	mqu_observe_era(ctx, "era", mqu_charge_eras,
+			o == (long long)sizeof(void *) ? "pointer" : o > (long long)sizeof(void *)
+			? "structs" : "less than a pointer");
 	aw_expect(ctx, "formula_linear", linear,
 		  "expected maxmsg * (msgsize + %lld) for each, got 1x128: %lld, "
 		  "10x128: %lld, 10x8192: %lld", o, c[0].bytes, c[1].bytes, c[2].bytes);

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What every backend shares: the list, the checks of what a backend
+ * needs, mounting, the mkfs+loop path, and undoing it all. */
+#include "backend.h"
+#include "core/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+const struct aw_backend *const aw_backends[] = {
+	&aw_backend_tmpfs, &aw_backend_ext4, &aw_backend_xfs, &aw_backend_btrfs,
+	&aw_backend_overlay, &aw_backend_overlay_single, NULL,
+};
+
+const struct aw_backend *aw_backend_find(const char *name)
+{
+	for (const struct aw_backend *const *b = aw_backends; *b; b++)
+		if (strcmp((*b)->name, name) == 0)
+			return *b;
+	return strcmp(name, aw_backend_path.name) == 0 ? &aw_backend_path : NULL;
+}
+
+static bool listed_in_proc(const char *fstype)
+{
+	FILE *f = fopen("/proc/filesystems", "re");
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		const char *name = strrchr(line, '\t');
+		found = strcmp(name ? name + 1 : line, fstype) == 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* A module the kernel would load on mount: fs/NAME/ in its module tree. */
+static bool loadable(const char *fstype)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		return false;
+	char *dir = xasprintf("/lib/modules/%s/kernel/fs/%s", u.release, fstype);
+	bool ok = access(dir, F_OK) == 0;
+	free(dir);
+	return ok;
+}
+
+char *aw_fs_type_missing(const char *fstype)
+{
+	if (listed_in_proc(fstype) || loadable(fstype))
+		return NULL;
+	return xasprintf("%s not in /proc/filesystems", fstype);
+}
+
+enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts *o,
+			    struct aw_fs *fs, char **why)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->backend = b;
+	fs->dirfd = -1;
+	fs->host_dirfd = -1;
+	fs->loop_nr[0] = fs->loop_nr[1] = -1;
+	*why = NULL;
+
+	if (b->fstype && (*why = aw_fs_type_missing(b->fstype)))
+		return AW_FS_SKIP;
+	if (b->mkfs) {
+		char *prog = aw_find_program(b->mkfs);
+		if (!prog) {
+			*why = xasprintf("%s not found", b->mkfs);
+			return AW_FS_SKIP;
+		}
+		free(prog);
+	}
+	if (b->loop && access("/dev/loop-control", F_OK) != 0) {
+		*why = xasprintf("no /dev/loop-control: %s", strerror(errno));
+		return AW_FS_SKIP;
+	}
+	enum aw_fs_rc rc = b->prepare(b, o, fs, why);
+	if (rc != AW_FS_OK) {
+		char *ignored = NULL;
+		aw_fs_release(fs, &ignored);
+		free(ignored);
+		if (!*why)
+			*why = xasprintf("%s: set-up failed", b->name);
+	}
+	return rc;
+}
+
+int aw_remove_tree(int dirfd)
+{
+	/* Deleting while reading may make some filesystems skip entries:
+	 * pass again until a pass finds nothing. */
+	for (int pass = 0; pass < 1000; pass++) {
+		int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		DIR *d = fdopendir(fd);
+		if (!d) {
+			int e = -errno;
+			close(fd);
+			return e;
+		}
+		size_t removed = 0;
+		int err = 0;
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			bool isdir = e->d_type == DT_DIR;
+			if (e->d_type == DT_UNKNOWN) {
+				struct stat st;
+				isdir = fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+					S_ISDIR(st.st_mode);
+			}
+			if (isdir) {
+				int sub = openat(dirfd, e->d_name,
+						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (sub >= 0) {
+					int r = aw_remove_tree(sub);
+					close(sub);
+					if (r && !err)
+						err = r;
+				}
+			}
+			if (unlinkat(dirfd, e->d_name, isdir ? AT_REMOVEDIR : 0) == 0)
+				removed++;
+			else if (errno != ENOENT && !err)
+				err = -errno;
+		}
+		closedir(d);
+		if (err)
+			return err;
+		if (removed == 0)
+			return 0;
+	}
+	return -ENOTEMPTY;
+}
+
+int aw_fs_release(struct aw_fs *fs, char **why)
+{
+	int rc = 0;
+	*why = NULL;
+
+	if (fs->subdir && fs->dirfd >= 0) {
+		int r = aw_remove_tree(fs->dirfd);
+		if (r) {
+			*why = xasprintf("emptying %s: %s", fs->dir ? fs->dir : fs->subdir,
+					 strerror(-r));
+			rc = -1;
+		}
+	}
+	if (fs->dirfd >= 0)
+		close(fs->dirfd);
+	fs->dirfd = -1;
+	if (fs->subdir && fs->host_dirfd >= 0 &&
+	    unlinkat(fs->host_dirfd, fs->subdir, AT_REMOVEDIR) != 0 && !*why) {
+		*why = xasprintf("removing %s: %s", fs->dir ? fs->dir : fs->subdir, strerror(errno));
+		rc = -1;
+	}
+	if (fs->host_dirfd >= 0)
+		close(fs->host_dirfd);
+	fs->host_dirfd = -1;
+	for (size_t i = fs->nmounts; i-- > 0;) {
+		if (umount2(fs->mounts[i], 0) != 0 && umount2(fs->mounts[i], MNT_DETACH) != 0 &&
+		    !*why) {
+			*why = xasprintf("unmounting %s: %s", fs->mounts[i], strerror(errno));
+			rc = -1;
+		}
+		free(fs->mounts[i]);
+	}
+	fs->nmounts = 0;
+	for (int i = 0; i < 2; i++) {
+		aw_loop_remove(fs->loop_nr[i]);
+		fs->loop_nr[i] = -1;
+	}
+	free(fs->dir);
+	free(fs->detail);
+	free(fs->subdir);
+	fs->dir = fs->detail = fs->subdir = NULL;
+	return rc;
+}
+
+char *aw_fs_subdir(const char *base, const char *name, char **why)
+{
+	char *path = xasprintf("%s/%s", base, name);
+	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+		*why = xasprintf("mkdir %s: %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+int aw_fs_open_dir(struct aw_fs *fs, const char *dir, char **why)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = xasprintf("opening %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	fs->dirfd = fd;
+	free(fs->dir);
+	fs->dir = xstrdup(dir);
+	return 0;
+}
+
+int aw_fs_mount(struct aw_fs *fs, const char *source, const char *target,
+		const char *type, unsigned long flags, const char *data, char **why)
+{
+	if (fs->nmounts >= sizeof(fs->mounts) / sizeof(fs->mounts[0])) {
+		*why = xstrdup("too many mounts for one backend");
+		return -1;
+	}
+	if (mount(source, target, type, flags, data) != 0) {
+		int e = errno;
+		*why = xasprintf("mount -t %s %s %s%s%s: %s", type, source, target,
+				 data ? " -o " : "", data ? data : "", strerror(e));
+		errno = e;
+		return -1;
+	}
+	fs->mounts[fs->nmounts++] = xstrdup(target);
+	return 0;
+}
+
+enum aw_fs_rc aw_fs_refused(int err, const char *what, char **why)
+{
+	const char *hint = err == ENODEV ? "the kernel has no such filesystem type"
+			   : err == EPERM || err == EACCES ? "not permitted here: privilege, an "
+			     "LSM or a container's policy"
+			   : NULL;
+	if (!hint)
+		return AW_FS_ERROR;
+	const char *name = strerrorname_np(err);
+	free(*why);
+	*why = xasprintf("%s: %s, %s", what, name ? name : strerror(err), hint);
+	return AW_FS_SKIP;
+}
+
+/* "a b c" from argv, for messages. */
+static char *join(const char *const *argv)
+{
+	char *s = xstrdup("");
+	for (size_t i = 0; argv[i]; i++) {
+		char *t = xasprintf("%s%s%s", s, i ? " " : "", argv[i]);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* The first non-empty line of a program's output: where mkfs says what
+ * it did not like (the usage text follows). */
+static char *first_line(const char *out)
+{
+	while (*out == '\n' || *out == ' ' || *out == '\t')
+		out++;
+	return xasprintf("%.*s", (int)strcspn(out, "\n"), out);
+}
+
+enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_opts *o,
+			       struct aw_fs *fs, const struct aw_mkfs *m, char **why)
+{
+	const char *const *mkfs_args = m->args;
+	const char *mount_data = m->mount_data;
+	char *image = xasprintf("%s/%s.img", o->base, b->name);
+	char *prog = aw_find_program(b->mkfs);
+	enum aw_fs_rc rc = AW_FS_ERROR;
+	char *mnt = NULL, *dev = NULL, *out = NULL, *work = NULL;
+	size_t nargs = 0;
+	int loopfd = -1, r;
+
+	while (mkfs_args[nargs])
+		nargs++;
+	const char **argv = xcalloc(nargs + 3, sizeof(*argv));
+	argv[0] = prog;
+	for (size_t i = 0; i < nargs; i++)
+		argv[i + 1] = mkfs_args[i];
+	argv[nargs + 1] = image;
+
+	if (!prog) {
+		*why = xasprintf("%s not found", b->mkfs);
+		rc = AW_FS_SKIP;
+		goto out;
+	}
+	if ((r = aw_make_image(image, m->image_size)) != 0) {
+		*why = xasprintf("creating the image %s: %s", image, strerror(-r));
+		goto out;
+	}
+	int status = aw_run_capture_env(argv, m->env, &out);
+	if (status != 0) {
+		char *cmd = join(argv), *line = first_line(out ? out : "");
+		*why = status < 0 ? xasprintf("%s: %s", cmd, out ? out : strerror(errno))
+				  : xasprintf("%s exited with status %d: %s", cmd, status, line);
+		free(cmd);
+		free(line);
+		goto out;
+	}
+	loopfd = aw_loop_attach(image, &dev, &fs->loop_nr[0], why);
+	if (loopfd < 0) {
+		rc = aw_fs_refused(errno, "attaching a loop device", why);
+		goto out;
+	}
+	/* The device holds the file open; the name is not needed any more. */
+	unlink(image);
+	if (!(mnt = aw_fs_subdir(o->base, b->name, why)))
+		goto out;
+	if (aw_fs_mount(fs, dev, mnt, b->fstype, MS_NOSUID | MS_NODEV, mount_data, why) != 0) {
+		char *what = xasprintf("mounting %s", b->fstype);
+		rc = aw_fs_refused(errno, what, why);
+		free(what);
+		goto out;
+	}
+	/* A directory of its own: no lost+found, no root-directory quirks. */
+	if (!(work = aw_fs_subdir(mnt, "dir", why)) || aw_fs_open_dir(fs, work, why) != 0)
+		goto out;
+	char *cmd = join(argv);
+	fs->detail = xasprintf("%s; %s on %s, mounted at %s%s%s", cmd, b->fstype, dev, mnt,
+			       mount_data ? " -o " : "", mount_data ? mount_data : "");
+	free(cmd);
+	rc = AW_FS_OK;
+out:
+	if (loopfd >= 0)
+		close(loopfd); /* from here the mount holds the device, if any */
+	if (rc != AW_FS_OK)
+		unlink(image);
+	free(image);
+	free(prog);
+	free(argv);
+	free(mnt);
+	free(dev);
+	free(out);
+	free(work);
+	return rc;
+}

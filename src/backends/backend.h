@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Backends: where a probe gets a fresh, empty directory on a given kind of
+ * filesystem.  One file per backend (tmpfs.c, ext4.c, xfs.c, btrfs.c,
+ * overlay.c, path.c); any family may use them.
+ *
+ * A block filesystem is made with the real mkfs program on a sparse image
+ * in the caller's private directory, attached to a loop device with
+ * LO_FLAGS_AUTOCLEAR and mounted in the caller's private mount namespace,
+ * so that the device and the mount vanish with the namespace even when
+ * nothing gets to call aw_fs_release() (a SIGKILL).  The path backend is
+ * the exception: it works in a fresh subdirectory of a directory of the
+ * host, which aw_fs_release() must remove.
+ */
+#ifndef ABIWATCH_BACKEND_H
+#define ABIWATCH_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What aw_fs_prepare() returns. */
+enum aw_fs_rc {
+	AW_FS_OK = 0,
+	AW_FS_SKIP = 1,   /* the kernel or the machine lacks something: *why */
+	AW_FS_ERROR = -1, /* the set-up itself broke (mkfs failed...): *why */
+};
+
+struct aw_fs_opts {
+	/* An existing directory, private to the caller, for images and
+	 * mount points (a probe's aw_tmpdir()). */
+	const char *base;
+	/* How many files the caller means to create: sizes images and
+	 * inode tables.  0: a small default. */
+	unsigned long entries;
+	/* The path backend: the directory to work below, an O_DIRECTORY
+	 * descriptor (aw_host_dirfd()), and how to name it in messages. */
+	int host_dirfd;
+	const char *host_label;
+};
+
+struct aw_fs {
+	const struct aw_backend *backend;
+	char *dir;       /* the working directory, for messages only (the
+			    path backend's is not reachable by name) */
+	int dirfd;       /* O_DIRECTORY | O_CLOEXEC descriptor of it: use this */
+	char *detail;    /* how it was made, for a note ("mkfs.ext4 -E ...") */
+
+	/* Private to the backends. */
+	char *mounts[4]; /* mount points to unmount, in order */
+	size_t nmounts;
+	int loop_nr[2];  /* loop devices created (not found free), or -1 */
+	int host_dirfd;  /* path backend: parent of subdir, owned */
+	char *subdir;    /* path backend: the name made below host_dirfd */
+};
+
+struct aw_backend {
+	const char *name;      /* "ext4": also a probe name, no spaces */
+	const char *summary;
+	const char *fstype;    /* must be in /proc/filesystems (or be a module
+				  of this kernel); NULL: nothing needed */
+	const char *mkfs;      /* program that must be found; NULL: none */
+	bool loop;             /* needs /dev/loop-control */
+	bool block;            /* mounts a block device: needs CAP_SYS_ADMIN in
+				  the initial user namespace */
+	bool host_state;       /* works on the host: aw_fs_release() must run,
+				  also after the caller's work failed */
+	/* Make the working directory; fs is zeroed with dirfd -1 on entry.
+	 * The generic checks of fstype and mkfs have passed. */
+	enum aw_fs_rc (*prepare)(const struct aw_backend *b, const struct aw_fs_opts *o,
+				 struct aw_fs *fs, char **why);
+};
+
+extern const struct aw_backend aw_backend_tmpfs, aw_backend_ext4, aw_backend_xfs,
+	aw_backend_btrfs, aw_backend_overlay, aw_backend_overlay_single, aw_backend_path;
+
+/* Every backend that needs no argument, in a stable order; NULL-terminated. */
+extern const struct aw_backend *const aw_backends[];
+const struct aw_backend *aw_backend_find(const char *name);
+
+/* Check what b needs, then make a fresh working directory.  On AW_FS_OK
+ * the caller owns fs and must aw_fs_release() it; otherwise *why is set
+ * (malloc'd) and nothing is left to release. */
+enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts *o,
+			    struct aw_fs *fs, char **why);
+/* Undo aw_fs_prepare(): close, unmount, remove what was made on the host.
+ * Returns 0, or -1 with *why set (malloc'd; may be NULL). */
+int aw_fs_release(struct aw_fs *fs, char **why);
+
+/* ---- helpers for the backends (backend.c, loop.c, exec.c) ---- */
+
+/* Why the kernel cannot mount fstype, or NULL when it can. */
+char *aw_fs_type_missing(const char *fstype);
+/* The full path of a program from PATH or the sbin directories, or NULL. */
+char *aw_find_program(const char *name);
+/* Run argv[0] (a full path) with stdin from /dev/null and stdout+stderr
+ * captured; *output gets the last 4 KiB of it (malloc'd, may be empty).
+ * Returns the exit status, or -1 with errno when it could not be run or
+ * died by a signal (*output then says which). */
+int aw_run_capture(const char *const argv[], char **output);
+/* The same with env ("NAME=VALUE" strings, NULL-terminated, may be NULL)
+ * added to the program's environment. */
+int aw_run_capture_env(const char *const argv[], const char *const env[], char **output);
+/* Create a sparse file of size bytes.  0 or -errno. */
+int aw_make_image(const char *path, unsigned long long size);
+/* Attach image to a free loop device with LO_FLAGS_AUTOCLEAR.  Returns an
+ * open descriptor of the device (keep it open until the mount holds the
+ * device, then close it: the device detaches itself when its last user
+ * goes), its path in *dev (malloc'd), and in *created the device number
+ * when this call had to create the device (else -1).  -1 and *why. */
+int aw_loop_attach(const char *image, char **dev, int *created, char **why);
+/* Remove a loop device this process created, once it is detached. */
+void aw_loop_remove(int nr);
+/* mkdir -p for one level under base; returns the malloc'd path. */
+char *aw_fs_subdir(const char *base, const char *name, char **why);
+/* Remove everything below dirfd (not dirfd itself), depth first.
+ * 0, or -errno of the first failure. */
+int aw_remove_tree(int dirfd);
+/* Open dir as the working directory of fs and record it. */
+int aw_fs_open_dir(struct aw_fs *fs, const char *dir, char **why);
+/* Mount and remember the mount point for aw_fs_release().  0 or -1, *why,
+ * errno. */
+int aw_fs_mount(struct aw_fs *fs, const char *source, const char *target,
+		const char *type, unsigned long flags, const char *data, char **why);
+/* What a failure of `what` ("mounting overlay") with errno err means:
+ * AW_FS_SKIP for what this machine or this process may not do (EPERM,
+ * EACCES: privilege, an LSM, a container; ENODEV: no such filesystem
+ * type), with *why replaced by a short reason; AW_FS_ERROR otherwise,
+ * *why kept. */
+enum aw_fs_rc aw_fs_refused(int err, const char *what, char **why);
+/* The usual path of a mkfs-made filesystem: image, mkfs, loop, mount,
+ * working directory.  mkfs_args are the options of b->mkfs, to which the
+ * image is appended; mkfs_env is added to its environment (may be NULL). */
+struct aw_mkfs {
+	unsigned long long image_size;
+	const char *const *args;
+	const char *const *env;
+	const char *mount_data;
+};
+enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_opts *o,
+			       struct aw_fs *fs, const struct aw_mkfs *m, char **why);
+
+#endif

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abiwatch check: does what a program assumes of the kernel still hold? */
+#include "commands.h"
+#include "core/assume.h"
+#include "core/diff.h"
+#include "core/registry.h"
+#include "core/util.h"
+
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char check_usage[] =
+	"Usage: abiwatch check [OPTION...] ASSUMPTIONS [SNAPSHOT]\n"
+	"Evaluate the rules of an assumptions file (abiwatch-assumptions(5)), what a\n"
+	"program declares it relies on, against SNAPSHOT; without one, run just the\n"
+	"probes the rules name (as 'abiwatch run' runs them) and evaluate against\n"
+	"their results.  Each rule is held, broken, or unknown: what it names was\n"
+	"not observed, and the reason is given.\n"
+	"\n"
+	"Options:\n"
+	"  -f, --format FMT    text (default), ktap (held: ok, broken: not ok,\n"
+	"                      unknown: SKIP with the reason) or json\n"
+	"  -o, --output FILE   when running probes, also write their snapshot to FILE\n"
+	"  -t, --timeout SEC   when running probes, the time limit of each, as for\n"
+	"                      'abiwatch run'\n"
+	"  -h, --help          show this help and exit\n"
+	"Family options (below) choose what the probes work on, as for 'abiwatch run'.\n"
+	"\n"
+	"Exit status: 0 every rule held, 1 a rule is broken, 4 none is broken but\n"
+	"some are unknown, 2 bad usage or input (a bad rule is named with its file,\n"
+	"line and column).\n";
+
+enum format { FMT_TEXT, FMT_KTAP, FMT_JSON };
+
+struct check_args {
+	enum format format;
+	const char *output;
+	const char *assumptions, *snapshot;
+	bool probe_options; /* --timeout or a family option was given */
+	struct probe_options probes;
+};
+
+static int parse_format(const char *s, enum format *f)
+{
+	static const char *const names[] = { "text", "ktap", "json" };
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum format)i;
+			return 0;
+		}
+	}
+	return usage_error("check", "--format takes text, ktap or json, not '%s'", s);
+}
+
+static int take_option(int c, struct check_args *a, const struct aw_param **params, char **argv)
+{
+	switch (c) {
+	case 'h':
+		fputs(check_usage, stdout);
+		probes_options_help(stdout);
+		return -1;
+	case ':':
+		return usage_error("check", "option '%s' needs a value", argv[optind - 1]);
+	case '?':
+		return usage_error("check", "unknown option '%s'", argv[optind - 1]);
+	case 'f':
+		return parse_format(optarg, &a->format);
+	case 'o':
+		a->output = optarg;
+		return 0;
+	}
+	a->probe_options = true;
+	return probes_option("check", c, optarg, params, &a->probes);
+}
+
+/* 0 to go on, -1 after --help, else the usage status. */
+static int parse_args(int argc, char **argv, struct check_args *a)
+{
+	static const struct option own[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	const struct aw_param **params;
+	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own), &params);
+	int c, rc = 0;
+
+	optind = 1;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, ":f:o:t:h", opts, NULL)) != -1)
+		rc = take_option(c, a, params, argv);
+	free(opts);
+	free(params);
+	if (rc != 0)
+		return rc;
+	int left = argc - optind;
+	if (left < 1 || left > 2)
+		return usage_error("check", "expected ASSUMPTIONS and at most one SNAPSHOT, got %d "
+				   "argument%s", left, left == 1 ? "" : "s");
+	a->assumptions = argv[optind];
+	a->snapshot = left == 2 ? argv[optind + 1] : NULL;
+	if (a->snapshot && (a->output || a->probe_options))
+		return usage_error("check", "--output, --timeout and family options are for running "
+				   "probes, which a check against a snapshot does not");
+	return 0;
+}
+
+/* The probes that report a check or observation some rule names. */
+static struct aw_probe_ref *needed_probes(const struct aw_assumptions *as, size_t *n)
+{
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	struct aw_probe_ref *refs = NULL;
+
+	*n = 0;
+	for (size_t f = 0; f < nfam; f++) {
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t p = 0; p < np; p++) {
+			bool needed = false;
+			for (const struct aw_item *it = probes[p]->items; it->name && !needed; it++) {
+				char *full = xasprintf("%s.%s.%s", fams[f]->name, probes[p]->name, it->name);
+				needed = aw_assume_names(as, it->kind == AW_CHECK, full);
+				free(full);
+			}
+			if (needed) {
+				refs = xrealloc(refs, (*n + 1) * sizeof(*refs));
+				refs[(*n)++] = (struct aw_probe_ref){ fams[f], probes[p] };
+			}
+		}
+	}
+	return refs;
+}
+
+/* Run what the rules need through run's own path, into snap. */
+static int run_needed(struct check_args *a, const struct aw_assumptions *as,
+		      struct aw_snapshot *snap)
+{
+	struct aw_run run = { 0 };
+	size_t n;
+	struct aw_probe_ref *refs = needed_probes(as, &n);
+	int rc = probes_prepare("check", &a->probes, &refs, &n, &run);
+
+	if (rc == 0 && a->output)
+		rc = probes_check_output("check", a->output);
+	if (rc == 0) {
+		probes_execute(&a->probes, refs, n, NULL, &run);
+		aw_snapshot_from_run(&run, snap);
+		if (a->output)
+			rc = probes_save("check", &run, a->output);
+		if (rc != 0)
+			aw_snapshot_free(snap);
+	}
+	aw_run_free(&run);
+	free(refs);
+	return rc;
+}
+
+/* ---- output ---- */
+
+struct totals {
+	size_t n[3]; /* by verdict */
+};
+
+static void text_rule(const char *file, const struct aw_rule *r, const struct aw_rule_result *res)
+{
+	char *message = aw_escape(r->message); /* one line, whatever it holds */
+	printf("%-8s %s:%u: %s\n", aw_verdict_name(res->verdict), file, r->line, r->condition);
+	printf("%9s%s\n", "", message);
+	free(message);
+	for (size_t i = 0; i < res->ndetails; i++)
+		printf("%9s%s\n", "", res->details[i]);
+}
+
+static void text_totals(const struct totals *t, size_t nrules)
+{
+	printf("%zu rule%s: %zu held, %zu broken, %zu unknown\n", nrules, nrules == 1 ? "" : "s",
+	       t->n[AW_HELD], t->n[AW_BROKEN], t->n[AW_UNKNOWN]);
+}
+
+/* A KTAP name: the file's base name and the rule's line, space-free. */
+static char *ktap_name(const char *file, unsigned line)
+{
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	char *name = xasprintf("%s:%u", base, line);
+	for (char *c = name; *c; c++)
+		if (*c == ' ' || *c == '#' || (unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e)
+			*c = '_';
+	return name;
+}
+
+static void ktap_rule(const char *file, size_t no, const struct aw_rule *r,
+		      const struct aw_rule_result *res)
+{
+	char *name = ktap_name(file, r->line), *message = aw_escape(r->message);
+	printf("# %s:%u: %s\n# %s\n", file, r->line, r->condition, message);
+	free(message);
+	for (size_t i = 0; i < res->ndetails; i++)
+		printf("# %s\n", res->details[i]);
+	if (res->verdict == AW_HELD)
+		printf("ok %zu %s\n", no, name);
+	else if (res->verdict == AW_BROKEN)
+		printf("not ok %zu %s\n", no, name);
+	else
+		printf("ok %zu %s # SKIP unknown: %s\n", no, name,
+		       res->ndetails ? res->details[0] : "");
+	free(name);
+}
+
+static json_object *rule_json(const struct aw_rule *r, const struct aw_rule_result *res)
+{
+	json_object *o = json_object_new_object(), *details = json_object_new_array();
+	json_object_object_add(o, "line", json_object_new_int((int)r->line));
+	json_object_object_add(o, "condition", json_object_new_string(r->condition));
+	json_object_object_add(o, "message", json_object_new_string(r->message));
+	json_object_object_add(o, "verdict", json_object_new_string(aw_verdict_name(res->verdict)));
+	for (size_t i = 0; i < res->ndetails; i++)
+		json_object_array_add(details, json_object_new_string(res->details[i]));
+	json_object_object_add(o, "details", details);
+	return o;
+}
+
+static int exit_status(const struct totals *t)
+{
+	return t->n[AW_BROKEN] ? AW_EXIT_FAIL : t->n[AW_UNKNOWN] ? AW_EXIT_SKIP : AW_EXIT_PASS;
+}
+
+static void json_report(const struct check_args *a, json_object *rules, const struct totals *t)
+{
+	json_object *root = json_object_new_object(), *tot = json_object_new_object();
+	json_object_object_add(root, "format", json_object_new_string("abiwatch-check-1"));
+	json_object_object_add(root, "assumptions", json_object_new_string(a->assumptions));
+	json_object_object_add(root, "snapshot",
+			       a->snapshot ? json_object_new_string(a->snapshot) : NULL);
+	json_object_object_add(root, "rules", rules);
+	for (int v = AW_HELD; v <= AW_UNKNOWN; v++)
+		json_object_object_add(tot, aw_verdict_name((enum aw_verdict)v),
+				       json_object_new_int64((int64_t)t->n[v]));
+	json_object_object_add(root, "totals", tot);
+	json_object_object_add(root, "exit_status", json_object_new_int(exit_status(t)));
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+static int evaluate(const struct check_args *a, const struct aw_assumptions *as,
+		    const struct aw_snapshot *snap)
+{
+	struct totals t = { { 0 } };
+	json_object *rules = a->format == FMT_JSON ? json_object_new_array() : NULL;
+
+	if (a->format == FMT_KTAP)
+		printf("KTAP version 1\n1..%zu\n", as->n);
+	for (size_t i = 0; i < as->n; i++) {
+		struct aw_rule_result res;
+		aw_rule_eval(&as->rules[i], snap, &res);
+		t.n[res.verdict]++;
+		if (a->format == FMT_TEXT)
+			text_rule(a->assumptions, &as->rules[i], &res);
+		else if (a->format == FMT_KTAP)
+			ktap_rule(a->assumptions, i + 1, &as->rules[i], &res);
+		else
+			json_object_array_add(rules, rule_json(&as->rules[i], &res));
+		aw_rule_result_free(&res);
+	}
+	if (a->format == FMT_TEXT)
+		text_totals(&t, as->n);
+	else if (a->format == FMT_JSON)
+		json_report(a, rules, &t);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("abiwatch check: writing the output");
+		return AW_EXIT_USAGE;
+	}
+	return exit_status(&t);
+}
+
+static int fail_input(char *err)
+{
+	fprintf(stderr, "abiwatch check: %s\n", err);
+	free(err);
+	return AW_EXIT_USAGE;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args a = { .format = FMT_TEXT };
+	struct aw_assumptions as;
+	struct aw_snapshot snap;
+	char *err = NULL;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc != 0) {
+		aw_params_free(&a.probes.params);
+		return rc < 0 ? AW_EXIT_PASS : rc;
+	}
+	if (aw_assume_load(a.assumptions, &as, &err) != 0) {
+		aw_params_free(&a.probes.params);
+		return fail_input(err);
+	}
+	if (a.snapshot)
+		rc = aw_diff_load(a.snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
+	else
+		rc = run_needed(&a, &as, &snap);
+	if (rc == 0) {
+		rc = evaluate(&a, &as, &snap);
+		aw_snapshot_free(&snap);
+	}
+	aw_assume_free(&as);
+	aw_params_free(&a.probes.params);
+	return rc;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abiwatch diff: what changed between two snapshots, and what it means. */
+#include "commands.h"
+#include "core/diff.h"
+#include "core/util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char diff_usage[] =
+	"Usage: abiwatch diff [OPTION...] OLD NEW\n"
+	"Compare two snapshots (abiwatch-snapshot(5)) and print what changed that\n"
+	"programs can see, one line per change with what it means for them:\n"
+	"observations changed, added or removed; checks that regressed (pass to\n"
+	"fail, error or timeout), recovered, or were skipped or unskipped; probes\n"
+	"whose outcome changed.  Differences of the environment (kernel release,\n"
+	"capabilities, ...) are shown apart, and a skip that the environment\n"
+	"explains (the new machine lacks the capability the probe needs) is listed\n"
+	"as such, not as a kernel change.  Snapshots of different minor versions\n"
+	"of one format are compared, and the output says so.\n"
+	"\n"
+	"Options:\n"
+	"  -I, --ignore GLOB   leave out keys the glob selects: a name as 'run' takes\n"
+	"                      it ('mqueue.rlimit' and everything below it) or a\n"
+	"                      whole key ('obs.*', 'env.kernel.version'); repeatable\n"
+	"  -f, --format FMT    text (default), ktap (a result per change: not ok\n"
+	"                      unless the environment explains it) or json\n"
+	"  -h, --help          show this help and exit\n"
+	"\n"
+	"Exit status as diff(1): 0 no difference but those the environment\n"
+	"explains, 1 differences, 2 trouble (bad usage, a file that cannot be\n"
+	"read or is not a snapshot, named with its line).\n";
+
+enum format { FMT_TEXT, FMT_KTAP, FMT_JSON };
+
+struct diff_args {
+	enum format format;
+	char **ignore;
+	size_t nignore;
+	const char *old_path, *new_path;
+};
+
+static int parse_format(const char *s, enum format *f)
+{
+	static const char *const names[] = { "text", "ktap", "json" };
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* 0 to go on, -1 after --help, else the usage status. */
+static int parse_args(int argc, char **argv, struct diff_args *a)
+{
+	static const struct option opts[] = {
+		{ "ignore", required_argument, NULL, 'I' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":I:f:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(diff_usage, stdout);
+			return -1;
+		} else if (c == ':') {
+			return usage_error("diff", "option '%s' needs a value", argv[optind - 1]);
+		} else if (c == '?') {
+			return usage_error("diff", "unknown option '%s'", argv[optind - 1]);
+		} else if (c == 'f' && parse_format(optarg, &a->format) != 0) {
+			return usage_error("diff", "--format takes text, ktap or json, not '%s'", optarg);
+		} else if (c == 'I') {
+			a->ignore = xrealloc(a->ignore, (a->nignore + 1) * sizeof(*a->ignore));
+			a->ignore[a->nignore++] = optarg;
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("diff", "two snapshots are needed, OLD and NEW; got %d", argc - optind);
+	a->old_path = argv[optind];
+	a->new_path = argv[optind + 1];
+	return 0;
+}
+
+static int load(const char *path, struct aw_snapshot *s)
+{
+	char *err = NULL;
+	if (aw_diff_load(path, s, &err) == 0)
+		return 0;
+	fprintf(stderr, "abiwatch diff: %s\n", err);
+	free(err);
+	return -1;
+}
+
+static int compare(const struct diff_args *a, const struct aw_snapshot *old,
+		   const struct aw_snapshot *new)
+{
+	struct aw_diff_opts opts = { .ignore = a->ignore, .nignore = a->nignore };
+	struct aw_diff d;
+	int rc;
+
+	aw_diff_compute(old, new, &opts, &d);
+	if (a->format == FMT_TEXT)
+		aw_diff_text(stdout, &d, a->old_path, a->new_path);
+	else if (a->format == FMT_KTAP)
+		aw_diff_ktap(stdout, &d, a->old_path, a->new_path);
+	else
+		aw_diff_json(stdout, &d, a->old_path, a->new_path);
+	rc = aw_diff_differs(&d) ? AW_EXIT_FAIL : AW_EXIT_PASS;
+	aw_diff_free(&d);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("abiwatch diff: writing the output");
+		rc = AW_EXIT_USAGE;
+	}
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { .format = FMT_TEXT };
+	struct aw_snapshot old, new;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc != 0) {
+		free(a.ignore);
+		return rc < 0 ? AW_EXIT_PASS : rc;
+	}
+	rc = AW_EXIT_USAGE;
+	if (load(a.old_path, &old) == 0) {
+		if (load(a.new_path, &new) == 0) {
+			rc = compare(&a, &old, &new);
+			aw_snapshot_free(&new);
+		}
+		aw_snapshot_free(&old);
+	}
+	free(a.ignore);
+	return rc;
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abiwatch report: snapshots side by side, as one static HTML page. */
+#include "commands.h"
+#include "vm_commands.h"
+#include "core/diff.h"
+#include "core/html_report.h"
+#include "core/snapshot.h"
+#include "core/util.h"
+#include "vm/proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char report_usage[] =
+	"Usage: abiwatch report [OPTION...] -o FILE SNAPSHOT...\n"
+	"Write the snapshots side by side as one static HTML page: a column per\n"
+	"kernel, a row per check and observation grouped by family and probe (for\n"
+	"dirent, a probe per filesystem), each cell marked when it differs from\n"
+	"the column to its left, each row linked to its catalogue entry.  The page\n"
+	"needs nothing else: no script, no network.  A directory stands for the\n"
+	"*.snapshot files in it (the output of 'abiwatch matrix').\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE      the page to write ('-': standard output)\n"
+	"      --catalogue FILE   the catalogue (docs/catalogue.md) whose headings\n"
+	"                         rows link to (default: the one beside abiwatch)\n"
+	"      --catalogue-url URL  where the links point (default: FILE, relative\n"
+	"                         to the page)\n"
+	"      --title TEXT       the page's title\n"
+	"      --changed-only     only the rows where a neighbour differs\n"
+	"      --keep-order       columns in the order given (default: by kernel\n"
+	"                         release, in version order)\n"
+	"  -h, --help           show this help and exit\n"
+	"\n"
+	"Exit status: 0 written, 2 bad usage or a snapshot that cannot be read.\n";
+
+enum { OPT_CATALOGUE = 0x100, OPT_CATALOGUE_URL, OPT_TITLE, OPT_CHANGED_ONLY, OPT_KEEP_ORDER };
+
+static const struct option report_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "catalogue", required_argument, NULL, OPT_CATALOGUE },
+	{ "catalogue-url", required_argument, NULL, OPT_CATALOGUE_URL },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "changed-only", no_argument, NULL, OPT_CHANGED_ONLY },
+	{ "keep-order", no_argument, NULL, OPT_KEEP_ORDER },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct report_cli {
+	const char *output, *catalogue, *catalogue_url, *title;
+	bool changed_only, keep_order;
+	char **files;
+	size_t nfiles;
+};
+
+static void add_file(struct report_cli *c, char *path)
+{
+	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
+	c->files[c->nfiles++] = path;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory's *.snapshot files, sorted. */
+static int add_dir(struct report_cli *c, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return usage_error("report", "%s: %s", dir, strerror(errno));
+	size_t first = c->nfiles;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && fnmatch("*.snapshot", e->d_name, 0) == 0)
+			add_file(c, xasprintf("%s/%s", dir, e->d_name));
+	closedir(d);
+	if (c->nfiles == first)
+		return usage_error("report", "%s holds no *.snapshot file", dir);
+	qsort(c->files + first, c->nfiles - first, sizeof(*c->files), by_name);
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct report_cli *c)
+{
+	int opt;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:h", report_options, NULL)) != -1) {
+		switch (opt) {
+		case 'o': c->output = optarg; break;
+		case OPT_CATALOGUE: c->catalogue = optarg; break;
+		case OPT_CATALOGUE_URL: c->catalogue_url = optarg; break;
+		case OPT_TITLE: c->title = optarg; break;
+		case OPT_CHANGED_ONLY: c->changed_only = true; break;
+		case OPT_KEEP_ORDER: c->keep_order = true; break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("report", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("report", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!c->output)
+		return usage_error("report", "-o FILE is needed");
+	if (optind >= argc)
+		return usage_error("report", "no snapshot given");
+	for (int i = optind; i < argc; i++) {
+		struct stat st;
+		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			int rc = add_dir(c, argv[i]);
+			if (rc)
+				return rc;
+		} else {
+			add_file(c, xstrdup(argv[i]));
+		}
+	}
+	return 0;
+}
+
+/* docs/catalogue.md beside the binary: in the source tree (./abiwatch,
+ * build/asan/abiwatch) or installed (../share/doc/abiwatch/). */
+static char *find_catalogue(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *dir = dirname(exe);
+	static const char *const rel[] = { "docs/catalogue.md", "../../docs/catalogue.md",
+					   "../share/doc/abiwatch/catalogue.md" };
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		char *cand = xasprintf("%s/%s", dir, rel[i]);
+		char *real = realpath(cand, NULL);
+		free(cand);
+		if (real && access(real, R_OK) == 0)
+			return real;
+		free(real);
+	}
+	return NULL;
+}
+
+/* target relative to the directory of from (both made absolute). */
+static char *relative_to(const char *target, const char *from)
+{
+	char *t = realpath(target, NULL);
+	char *fcopy = xstrdup(from);
+	char *fdir = realpath(dirname(fcopy), NULL);
+	free(fcopy);
+	if (!t || !fdir) {
+		free(t);
+		free(fdir);
+		return xstrdup(target);
+	}
+	/* Common prefix by whole components. */
+	size_t i = 0, last = 0;
+	while (t[i] && fdir[i] && t[i] == fdir[i]) {
+		if (t[i] == '/')
+			last = i;
+		i++;
+	}
+	if (fdir[i] == '\0' && t[i] == '/')
+		last = i;
+	char *up = xstrdup("");
+	for (const char *p = fdir + last; *p; p++) {
+		if (*p == '/') {
+			char *old = up;
+			up = xasprintf("%s../", old);
+			free(old);
+		}
+	}
+	char *rel = xasprintf("%s%s", up, t + last + 1);
+	free(up);
+	free(t);
+	free(fdir);
+	return rel;
+}
+
+static const char *release_of(const struct aw_report_column *c)
+{
+	const char *r = aw_snapshot_get(&c->snap, "env.kernel.release");
+	return r ? r : "";
+}
+
+static int by_release(const void *a, const void *b)
+{
+	const struct aw_report_column *x = a, *y = b;
+	int c = strverscmp(release_of(x), release_of(y));
+	if (c)
+		return c;
+	/* A VM before this machine, then as given (stable by file name). */
+	bool vx = aw_snapshot_get(&x->snap, "env.vm.accel"), vy = aw_snapshot_get(&y->snap, "env.vm.accel");
+	if (vx != vy)
+		return vx ? -1 : 1;
+	return strcmp(x->file, y->file);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli c = { 0 };
+	struct aw_report_column *cols = NULL;
+	size_t ncols = 0;
+	char *catalogue = NULL, *cat_text = NULL, *href = NULL, *err = NULL;
+	int rc = parse(argc, argv, &c);
+	if (rc != 0)
+		goto out;
+
+	cols = xcalloc(c.nfiles, sizeof(*cols));
+	for (size_t i = 0; i < c.nfiles; i++) {
+		if (aw_diff_load(c.files[i], &cols[i].snap, &err) != 0) {
+			rc = usage_error("report", "%s", err);
+			goto out;
+		}
+		cols[i].file = c.files[i];
+		ncols++;
+	}
+	if (!c.keep_order)
+		qsort(cols, ncols, sizeof(*cols), by_release);
+
+	catalogue = c.catalogue ? xstrdup(c.catalogue) : find_catalogue();
+	size_t len;
+	if (catalogue && aw_file_slurp(catalogue, &cat_text, &len) != 0) {
+		if (c.catalogue) {
+			rc = usage_error("report", "%s: %s", catalogue, strerror(errno));
+			goto out;
+		}
+		cat_text = NULL;
+	}
+	if (c.catalogue_url)
+		href = xstrdup(c.catalogue_url);
+	else if (catalogue && strcmp(c.output, "-") != 0)
+		href = relative_to(catalogue, c.output);
+	else
+		href = xstrdup(catalogue ? catalogue : "docs/catalogue.md");
+
+	struct aw_report_opts o = {
+		.cols = cols, .ncols = ncols, .catalogue_href = href, .catalogue_text = cat_text,
+		.title = c.title, .changed_only = c.changed_only,
+	};
+	struct aw_report_stats st;
+	bool to_stdout = strcmp(c.output, "-") == 0;
+	char *tmp = to_stdout ? NULL : xasprintf("%s.tmp.%d", c.output, (int)getpid());
+	FILE *f = to_stdout ? stdout : fopen(tmp, "we");
+	if (!f) {
+		rc = usage_error("report", "cannot write '%s': %s", c.output, strerror(errno));
+		free(tmp);
+		goto out;
+	}
+	aw_html_report(f, &o, &st);
+	bool ok = to_stdout ? fflush(f) == 0 : fclose(f) == 0;
+	if (ok && tmp && rename(tmp, c.output) != 0)
+		ok = false;
+	if (!ok) {
+		if (tmp)
+			unlink(tmp);
+		rc = usage_error("report", "cannot write '%s': %s", c.output, strerror(errno));
+	} else {
+		rc = AW_EXIT_PASS;
+		if (!to_stdout && isatty(STDERR_FILENO))
+			fprintf(stderr, "abiwatch report: %s: %zu snapshots, %zu rows, %zu differ\n",
+				c.output, ncols, st.rows, st.changed_rows);
+	}
+	free(tmp);
+out:
+	for (size_t i = 0; i < ncols; i++)
+		aw_snapshot_free(&cols[i].snap);
+	free(cols);
+	for (size_t i = 0; i < c.nfiles; i++)
+		free(c.files[i]);
+	free(c.files);
+	free(catalogue);
+	free(cat_text);
+	free(href);
+	free(err);
+	return rc < 0 ? AW_EXIT_PASS : rc;
+}

@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "diff.h"
+#include "registry.h"
+#include "textfile.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- loading ---- */
+
+enum state { ST_OK, ST_FAIL, ST_SKIP, ST_ERROR, ST_TIMEOUT, ST_TEXT };
+
+static const char *const state_words[] = {
+	[ST_OK] = "pass", [ST_FAIL] = "fail", [ST_SKIP] = "skip",
+	[ST_ERROR] = "error", [ST_TIMEOUT] = "timeout",
+};
+
+/* "skip" or "skip: why" into *st; ok_word is what stands for ST_OK
+ * ("ran" for a probe, NULL where it cannot appear).  false: malformed. */
+static bool parse_state(const char *v, const char *ok_word, enum state *st)
+{
+	if (ok_word && strcmp(v, ok_word) == 0) {
+		*st = ST_OK;
+		return true;
+	}
+	for (int s = ST_FAIL; s <= ST_TIMEOUT; s++) {
+		size_t n = strlen(state_words[s]);
+		if (strncmp(v, state_words[s], n) == 0 &&
+		    (v[n] == '\0' || (v[n] == ':' && v[n + 1] == ' '))) {
+			*st = (enum state)s;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* aw_snapshot_get(), safe on a snapshot without keys: its bsearch() on a
+ * NULL array is undefined behaviour (UBSan stops the ASan build there). */
+static const char *lookup(const struct aw_snapshot *s, const char *key)
+{
+	return s->n ? aw_snapshot_get(s, key) : NULL;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The status a key's value must start with, or NULL when any text goes. */
+static const char *value_rule(const char *key, const char **ok_word)
+{
+	*ok_word = NULL;
+	if (starts(key, "probe.")) {
+		*ok_word = "ran";
+		return "ran, or skip, fail, error or timeout followed by ': reason'";
+	}
+	if (starts(key, "unobserved."))
+		return "skip, fail, error or timeout, optionally followed by ': reason'";
+	return NULL;
+}
+
+int aw_diff_validate(const struct aw_snapshot *s, const char *name, char **err)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const char *key = s->kv[i].key, *ok_word;
+		const char *rule = value_rule(key, &ok_word);
+		enum state st;
+		unsigned line = (unsigned)i + 2; /* the header is line 1 */
+
+		if (rule && !parse_state(s->kv[i].value, ok_word, &st)) {
+			char *v = aw_escape(s->kv[i].value);
+			*err = xasprintf("%s:%u: the value of %s must be %s; got '%.80s'",
+					 name, line, key, rule, v);
+			free(v);
+			return -1;
+		}
+		if (starts(key, "unobserved.")) {
+			char *twin = xasprintf("obs.%s", key + strlen("unobserved."));
+			bool both = lookup(s, twin) != NULL;
+			free(twin);
+			if (both) {
+				*err = xasprintf("%s:%u: %s, but the observation was also made "
+						 "(obs.%s): a snapshot records one or the other",
+						 name, line, key, key + strlen("unobserved."));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int aw_diff_load(const char *path, struct aw_snapshot *s, char **err)
+{
+	char *text;
+	size_t len;
+
+	memset(s, 0, sizeof(*s));
+	if (aw_textfile_read(path, "snapshot", AW_TEXTFILE_MAX, &text, &len, err) != 0)
+		return -1;
+	int rc = aw_snapshot_parse(text, len, path, s, err);
+	free(text);
+	if (rc == 0 && (rc = aw_diff_validate(s, path, err)) != 0)
+		aw_snapshot_free(s);
+	return rc;
+}
+
+/* ---- one side's items, by class and name ---- */
+
+struct entry {
+	enum aw_diff_class cls;
+	const char *item;  /* the name without its class prefix */
+	const char *value; /* the snapshot's value */
+	enum state st;
+};
+
+static const char *const class_prefix[] = {
+	[AW_DIFF_PROBE] = "probe.", [AW_DIFF_CHECK] = "check.",
+	[AW_DIFF_OBS] = "obs.", [AW_DIFF_OTHER] = "",
+};
+
+static void classify_key(const struct aw_kv *kv, struct entry *e)
+{
+	/* status: the value starts with a state; ok is the word for ST_OK. */
+	static const struct {
+		const char *prefix;
+		enum aw_diff_class cls;
+		bool status;
+		const char *ok;
+	} kinds[] = {
+		{ "probe.", AW_DIFF_PROBE, true, "ran" },
+		{ "check.", AW_DIFF_CHECK, true, "pass" },
+		{ "obs.", AW_DIFF_OBS, false, NULL },
+		{ "unobserved.", AW_DIFF_OBS, true, NULL },
+	};
+	*e = (struct entry){ AW_DIFF_OTHER, kv->key, kv->value, ST_TEXT };
+	for (size_t i = 0; i < AW_ARRAY_SIZE(kinds); i++) {
+		if (!starts(kv->key, kinds[i].prefix))
+			continue;
+		e->cls = kinds[i].cls;
+		e->item = kv->key + strlen(kinds[i].prefix);
+		e->st = ST_OK; /* an observation made */
+		if (kinds[i].status && !parse_state(kv->value, kinds[i].ok, &e->st))
+			e->st = ST_TEXT; /* only an unvalidated snapshot gets here */
+		return;
+	}
+}
+
+static int by_class_and_item(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	return strcmp(x->item, y->item);
+}
+
+/* Every key but env.*, sorted for merging. */
+static struct entry *entries_of(const struct aw_snapshot *s, size_t *n)
+{
+	struct entry *e = xcalloc(s->n, sizeof(*e));
+	*n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!starts(s->kv[i].key, "env."))
+			classify_key(&s->kv[i], &e[(*n)++]);
+	qsort(e, *n, sizeof(*e), by_class_and_item);
+	return e;
+}
+
+/* ---- what a change is ---- */
+
+/* -1: no change, else the kind. */
+static int change_kind(const struct entry *o, const struct entry *n)
+{
+	if (!o)
+		return AW_DIFF_ADDED;
+	if (!n)
+		return AW_DIFF_REMOVED;
+	if (o->st == n->st && strcmp(o->value, n->value) == 0)
+		return -1;
+	if (o->st == n->st)
+		return AW_DIFF_CHANGED;
+	if (n->st == ST_SKIP)
+		return AW_DIFF_SKIPPED;
+	if (o->st == ST_SKIP)
+		return AW_DIFF_UNSKIPPED;
+	if (o->st == ST_OK && n->st != ST_TEXT)
+		return AW_DIFF_REGRESSED;
+	if (n->st == ST_OK && o->st != ST_TEXT)
+		return AW_DIFF_RECOVERED;
+	return AW_DIFF_CHANGED;
+}
+
+const char *aw_diff_kind_name(enum aw_diff_kind k)
+{
+	static const char *const names[] = {
+		[AW_DIFF_CHANGED] = "changed", [AW_DIFF_ADDED] = "added",
+		[AW_DIFF_REMOVED] = "removed", [AW_DIFF_REGRESSED] = "regressed",
+		[AW_DIFF_RECOVERED] = "recovered", [AW_DIFF_SKIPPED] = "skipped",
+		[AW_DIFF_UNSKIPPED] = "unskipped",
+	};
+	return names[k];
+}
+
+/* ---- the catalogue: meanings and needs of the items this binary knows ---- */
+
+static const struct aw_probe *find_probe(const char *name, const struct aw_family **fam_out)
+{
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+
+	for (size_t f = 0; f < nfam; f++) {
+		size_t fl = strlen(fams[f]->name);
+		if (strncmp(name, fams[f]->name, fl) != 0 || name[fl] != '.')
+			continue;
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t p = 0; p < np; p++) {
+			size_t pl = strlen(probes[p]->name);
+			const char *rest = name + fl + 1;
+			if (strncmp(rest, probes[p]->name, pl) == 0 &&
+			    (rest[pl] == '\0' || rest[pl] == '.')) {
+				*fam_out = fams[f];
+				return probes[p];
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The probe an item belongs to, and the item (NULL for a probe's own key). */
+static const struct aw_probe *find_known(const struct entry *e, const struct aw_item **item)
+{
+	const struct aw_family *fam;
+	const struct aw_probe *p = e->cls == AW_DIFF_OTHER ? NULL : find_probe(e->item, &fam);
+
+	*item = NULL;
+	if (!p || e->cls == AW_DIFF_PROBE)
+		return p;
+	const char *rest = e->item + strlen(fam->name) + strlen(p->name) + 2;
+	enum aw_item_kind want = e->cls == AW_DIFF_CHECK ? AW_CHECK : AW_OBSERVATION;
+	for (const struct aw_item *it = p->items; it && it->name; it++)
+		if (it->kind == want && strcmp(it->name, rest) == 0)
+			*item = it;
+	return p;
+}
+
+/* What the change means for programs: the item's .change, else its
+ * summary; the probe's summary for a probe; NULL when unknown here. */
+static char *meaning_of(const struct entry *e)
+{
+	const struct aw_item *it;
+	const struct aw_probe *p = find_known(e, &it);
+
+	if (e->cls == AW_DIFF_PROBE)
+		return p ? xstrdup(p->summary) : NULL;
+	if (!it)
+		return NULL;
+	return xstrdup(it->change ? it->change : it->summary);
+}
+
+/* ---- the environment ---- */
+
+/* A value as a list: comma-separated elements; "none" is the empty list
+ * (env.caps without capabilities). */
+static char **split_list(const char *v, size_t *n)
+{
+	char **out = NULL, *save = NULL;
+	char *copy = xstrdup(v && strcmp(v, "none") != 0 ? v : "");
+	*n = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		out = xrealloc(out, (*n + 1) * sizeof(*out));
+		out[(*n)++] = xstrdup(t);
+	}
+	free(copy);
+	return out;
+}
+
+static void free_list(char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i]);
+	free(l);
+}
+
+static bool in_list(char **l, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(l[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* The elements of a that b lacks, comma-separated, or NULL. */
+static char *lacking(char **a, size_t na, char **b, size_t nb)
+{
+	char *out = NULL;
+	for (size_t i = 0; i < na; i++) {
+		if (in_list(b, nb, a[i]))
+			continue;
+		char *more = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", a[i]);
+		free(out);
+		out = more;
+	}
+	return out;
+}
+
+/* What a change of an env.* key amounts to, in one line. */
+static char *env_summary(const char *ov, const char *nv)
+{
+	if (!ov || !nv || (!strchr(ov, ',') && !strchr(nv, ',')))
+		return NULL; /* shown as OLD -> NEW */
+	size_t no, nn;
+	char **lo = split_list(ov, &no), **ln = split_list(nv, &nn);
+	char *lost = lacking(lo, no, ln, nn), *gained = lacking(ln, nn, lo, no);
+	char *s = xasprintf("%s%s%s%s%s", lost ? "lost " : "", lost ? lost : "",
+			    lost && gained ? "; " : "", gained ? "gained " : "", gained ? gained : "");
+	free(lost);
+	free(gained);
+	free_list(lo, no);
+	free_list(ln, nn);
+	return s;
+}
+
+/* The glob names the dotted name or one of its ancestors ("mqueue.rlimit"
+ * leaves out everything below it).  Unlike run's selection, a check's
+ * name does not take its probe along: only what is named is left out. */
+static bool glob_covers(const char *glob, const char *name)
+{
+	char *copy = xstrdup(name);
+	bool hit = false;
+	for (char *dot = copy + strlen(copy); !hit && dot; dot = strrchr(copy, '.')) {
+		*dot = '\0';
+		hit = fnmatch(glob, copy, 0) == 0;
+	}
+	free(copy);
+	return hit;
+}
+
+static bool ignored(const struct aw_diff_opts *o, const char *name, const char *key)
+{
+	for (size_t i = 0; o && i < o->nignore; i++)
+		if (glob_covers(o->ignore[i], name) || fnmatch(o->ignore[i], key, 0) == 0)
+			return true;
+	return false;
+}
+
+static void add_env(struct aw_diff *d, const char *key, const char *ov, const char *nv,
+		    bool hidden)
+{
+	d->env = xrealloc(d->env, (d->nenv + 1) * sizeof(*d->env));
+	d->env[d->nenv++] = (struct aw_diff_env){
+		.key = xstrdup(key), .old_value = ov ? xstrdup(ov) : NULL,
+		.new_value = nv ? xstrdup(nv) : NULL, .summary = env_summary(ov, nv),
+		.ignored = hidden,
+	};
+}
+
+/* Every env.* key whose value differs, in key order. */
+static void diff_env(const struct aw_snapshot *old, const struct aw_snapshot *new,
+		     const struct aw_diff_opts *opts, struct aw_diff *d)
+{
+	const struct aw_snapshot *sides[2] = { old, new };
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; i < sides[side]->n; i++) {
+			const char *key = sides[side]->kv[i].key;
+			const char *ov = lookup(old, key), *nv = lookup(new, key);
+			if (!starts(key, "env.") || (side == 1 && ov) ||
+			    (ov && nv && strcmp(ov, nv) == 0))
+				continue;
+			add_env(d, key, ov, nv, ignored(opts, key, key));
+		}
+	}
+}
+
+static int by_env_key(const void *a, const void *b)
+{
+	return strcmp(((const struct aw_diff_env *)a)->key, ((const struct aw_diff_env *)b)->key);
+}
+
+/* Does text name word as a whole word, ignoring case? */
+static bool names_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	if (!text || !n)
+		return false;
+	for (const char *p = text; (p = strcasestr(p, word)); p++) {
+		bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+/* Does the probe declare that it needs the capability called name? */
+static bool probe_needs_cap(const struct aw_probe *p, const char *name)
+{
+	for (const int *c = p ? p->needs.caps : NULL; c && *c >= 0; c++)
+		if (strcasecmp(aw_cap_name(*c), name) == 0)
+			return true;
+	return false;
+}
+
+/* A skip that appears or goes away is the environment's doing when the
+ * skipping side lacks an element of an env.* list that the other side has
+ * (a capability, a filesystem) and the skip names it, or when it is a
+ * capability the probe declares it needs. */
+static char *env_cause(const struct aw_diff *d, const struct entry *skipped,
+		       bool new_side_skips)
+{
+	const struct aw_item *it;
+	const struct aw_probe *p = find_known(skipped, &it);
+	char *cause = NULL;
+
+	for (size_t i = 0; i < d->nenv && !cause; i++) {
+		const struct aw_diff_env *e = &d->env[i];
+		size_t nh, nl;
+		char **has = split_list(new_side_skips ? e->old_value : e->new_value, &nh);
+		char **lacks = split_list(new_side_skips ? e->new_value : e->old_value, &nl);
+		for (size_t j = 0; j < nh && !cause; j++) {
+			if (in_list(lacks, nl, has[j]))
+				continue;
+			bool cap = strcmp(e->key, "env.caps") == 0 && probe_needs_cap(p, has[j]);
+			if (cap || names_word(skipped->value, has[j]))
+				cause = xasprintf("the %s environment lacks %s (%s)",
+						  new_side_skips ? "new" : "old", has[j], e->key);
+		}
+		free_list(has, nh);
+		free_list(lacks, nl);
+	}
+	return cause;
+}
+
+static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
+		       const struct entry *o, const struct entry *n)
+{
+	const struct entry *e = n ? n : o;
+	struct aw_diff_change c = {
+		.cls = e->cls, .kind = kind,
+		.name = xasprintf("%s%s", class_prefix[e->cls], e->item),
+		.old_value = o ? xstrdup(o->value) : NULL,
+		.new_value = n ? xstrdup(n->value) : NULL,
+		.meaning = meaning_of(e),
+	};
+	if (kind == AW_DIFF_SKIPPED || kind == AW_DIFF_UNSKIPPED)
+		c.cause = env_cause(d, kind == AW_DIFF_SKIPPED ? n : o, kind == AW_DIFF_SKIPPED);
+	d->changes = xrealloc(d->changes, (d->n + 1) * sizeof(*d->changes));
+	d->changes[d->n++] = c;
+}
+
+static bool entry_ignored(const struct aw_diff_opts *opts, const struct entry *e)
+{
+	char *key = xasprintf("%s%s", class_prefix[e->cls], e->item);
+	bool hit = ignored(opts, e->item, key);
+	free(key);
+	return hit;
+}
+
+/* Merge the two sorted lists, recording each difference. */
+static void diff_items(const struct entry *o, size_t no, const struct entry *n, size_t nn,
+		       const struct aw_diff_opts *opts, struct aw_diff *d)
+{
+	size_t i = 0, j = 0;
+	while (i < no || j < nn) {
+		int cmp = i == no ? 1 : j == nn ? -1 : by_class_and_item(&o[i], &n[j]);
+		const struct entry *a = cmp <= 0 ? &o[i++] : NULL;
+		const struct entry *b = cmp >= 0 ? &n[j++] : NULL;
+		int kind = change_kind(a, b);
+		if (kind >= 0 && !entry_ignored(opts, a ? a : b))
+			add_change(d, (enum aw_diff_kind)kind, a, b);
+	}
+}
+
+void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *new,
+		     const struct aw_diff_opts *opts, struct aw_diff *d)
+{
+	size_t no, nn;
+	struct entry *eo = entries_of(old, &no), *en = entries_of(new, &nn);
+
+	memset(d, 0, sizeof(*d));
+	d->old_major = old->major;
+	d->old_minor = old->minor;
+	d->new_major = new->major;
+	d->new_minor = new->minor;
+	diff_env(old, new, opts, d);
+	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
+		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
+	diff_items(eo, no, en, nn, opts, d);
+	free(eo);
+	free(en);
+}
+
+bool aw_diff_differs(const struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->changes[i].cause)
+			return true;
+	return false;
+}
+
+void aw_diff_free(struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->nenv; i++) {
+		free(d->env[i].key);
+		free(d->env[i].old_value);
+		free(d->env[i].new_value);
+		free(d->env[i].summary);
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		struct aw_diff_change *c = &d->changes[i];
+		free(c->name);
+		free(c->old_value);
+		free(c->new_value);
+		free(c->meaning);
+		free(c->cause);
+	}
+	free(d->env);
+	free(d->changes);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- output ---- */
+
+static bool formats_differ(const struct aw_diff *d)
+{
+	return d->old_major != d->new_major || d->old_minor != d->new_minor;
+}
+
+static char *formats_line(const struct aw_diff *d, const char *on, const char *nn)
+{
+	return xasprintf("formats differ: %s is format %u.%u, %s is %u.%u; both are format %u, "
+			 "so they are compared, and keys only one format has show as added or removed",
+			 on, d->old_major, d->old_minor, nn, d->new_major, d->new_minor, d->new_major);
+}
+
+/* "key: old -> new" or "key: lost x; gained y", escaped to one line. */
+static char *env_line(const struct aw_diff_env *e)
+{
+	if (e->summary)
+		return xasprintf("%s: %s", e->key, e->summary);
+	char *o = e->old_value ? aw_escape(e->old_value) : xstrdup("(absent)");
+	char *n = e->new_value ? aw_escape(e->new_value) : xstrdup("(absent)");
+	char *s = xasprintf("%s: %s -> %s", e->key, o, n);
+	free(o);
+	free(n);
+	return s;
+}
+
+/* What changed, without the name: "pass -> fail: why", "= 63", "(was 63)". */
+static char *change_detail(const struct aw_diff_change *c)
+{
+	char *o = c->old_value ? aw_escape(c->old_value) : NULL;
+	char *n = c->new_value ? aw_escape(c->new_value) : NULL;
+	char *s = c->kind == AW_DIFF_ADDED     ? xasprintf("= %s", n)
+		  : c->kind == AW_DIFF_REMOVED ? xasprintf("(was %s)", o)
+					       : xasprintf("%s -> %s", o, n);
+	free(o);
+	free(n);
+	return s;
+}
+
+static char *change_line(const struct aw_diff_change *c)
+{
+	char *detail = change_detail(c);
+	const char *sep = c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
+	char *s = xasprintf("%-9s %s%s%s%s%s", aw_diff_kind_name(c->kind), c->name, sep, detail,
+			    c->meaning ? " -- " : "", c->meaning ? c->meaning : "");
+	free(detail);
+	return s;
+}
+
+static void text_section(FILE *out, const struct aw_diff *d, bool explained)
+{
+	bool header = false;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct aw_diff_change *c = &d->changes[i];
+		if ((c->cause != NULL) != explained)
+			continue;
+		if (!header)
+			fputs(explained ? "explained by the environment:\n" : "changes:\n", out);
+		header = true;
+		char *line = change_line(c);
+		fprintf(out, "  %s%s%s%s\n", line, explained ? " [" : "",
+			explained ? c->cause : "", explained ? "]" : "");
+		free(line);
+	}
+}
+
+void aw_diff_text(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
+{
+	if (formats_differ(d)) {
+		char *f = formats_line(d, on, nn);
+		fprintf(out, "%s\n", f);
+		free(f);
+	}
+	bool header = false;
+	for (size_t i = 0; i < d->nenv; i++) {
+		if (d->env[i].ignored)
+			continue;
+		if (!header)
+			fputs("environment (not a kernel change):\n", out);
+		header = true;
+		char *line = env_line(&d->env[i]);
+		fprintf(out, "  %s\n", line);
+		free(line);
+	}
+	text_section(out, d, true);
+	text_section(out, d, false);
+}
+
+void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
+{
+	fprintf(out, "KTAP version 1\n1..%zu\n", d->n);
+	char *o = aw_escape(on), *n = aw_escape(nn);
+	fprintf(out, "# abiwatch diff %s %s\n", o, n);
+	free(o);
+	free(n);
+	if (formats_differ(d)) {
+		char *f = formats_line(d, on, nn);
+		fprintf(out, "# %s\n", f);
+		free(f);
+	}
+	for (size_t i = 0; i < d->nenv; i++) {
+		if (d->env[i].ignored)
+			continue;
+		char *line = env_line(&d->env[i]);
+		fprintf(out, "# environment: %s\n", line);
+		free(line);
+	}
+	/* A result per change: not ok unless the environment explains it. */
+	for (size_t i = 0; i < d->n; i++) {
+		const struct aw_diff_change *c = &d->changes[i];
+		char *line = change_line(c);
+		fprintf(out, "# %s\n", line);
+		if (c->cause)
+			fprintf(out, "ok %zu %s # SKIP explained by the environment: %s\n", i + 1,
+				c->name, c->cause);
+		else
+			fprintf(out, "not ok %zu %s\n", i + 1, c->name);
+		free(line);
+	}
+}
+
+static void put_str(json_object *o, const char *key, const char *value)
+{
+	json_object_object_add(o, key, value ? json_object_new_string(value) : NULL);
+}
+
+static json_object *side_json(const char *file, unsigned major, unsigned minor)
+{
+	json_object *o = json_object_new_object();
+	char *f = xasprintf("%u.%u", major, minor);
+	put_str(o, "file", file);
+	put_str(o, "format", f);
+	free(f);
+	return o;
+}
+
+static json_object *change_json(const struct aw_diff_change *c)
+{
+	static const char *const classes[] = {
+		[AW_DIFF_PROBE] = "probe", [AW_DIFF_CHECK] = "check",
+		[AW_DIFF_OBS] = "observation", [AW_DIFF_OTHER] = "other",
+	};
+	json_object *o = json_object_new_object();
+	put_str(o, "name", c->name);
+	put_str(o, "class", classes[c->cls]);
+	put_str(o, "change", aw_diff_kind_name(c->kind));
+	put_str(o, "old", c->old_value);
+	put_str(o, "new", c->new_value);
+	put_str(o, "meaning", c->meaning);
+	put_str(o, "explained_by_environment", c->cause);
+	return o;
+}
+
+int aw_diff_json(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
+{
+	json_object *root = json_object_new_object();
+	json_object *env = json_object_new_array(), *changes = json_object_new_array();
+
+	put_str(root, "format", "abiwatch-diff-1");
+	json_object_object_add(root, "old", side_json(on, d->old_major, d->old_minor));
+	json_object_object_add(root, "new", side_json(nn, d->new_major, d->new_minor));
+	for (size_t i = 0; i < d->nenv; i++) {
+		if (d->env[i].ignored)
+			continue;
+		json_object *e = json_object_new_object();
+		put_str(e, "key", d->env[i].key);
+		put_str(e, "old", d->env[i].old_value);
+		put_str(e, "new", d->env[i].new_value);
+		put_str(e, "summary", d->env[i].summary);
+		json_object_array_add(env, e);
+	}
+	for (size_t i = 0; i < d->n; i++)
+		json_object_array_add(changes, change_json(&d->changes[i]));
+	json_object_object_add(root, "environment", env);
+	json_object_object_add(root, "changes", changes);
+	json_object_object_add(root, "different", json_object_new_boolean(aw_diff_differs(d)));
+	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = fputs(s, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
+	json_object_put(root);
+	return rc;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Two snapshots compared: what changed that programs can see, each change
+ * with its meaning from the catalogue, and the environment's differences
+ * apart, so that a skip the machine caused is not taken for a kernel
+ * change.  Written out as text, KTAP or JSON by `abiwatch diff`.
+ */
+#ifndef ABIWATCH_DIFF_H
+#define ABIWATCH_DIFF_H
+
+#include "snapshot.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* What a key is about; obs.X and unobserved.X are one observation X. */
+enum aw_diff_class {
+	AW_DIFF_PROBE,
+	AW_DIFF_CHECK,
+	AW_DIFF_OBS,
+	AW_DIFF_OTHER, /* a key of a newer minor format this one does not know */
+};
+
+enum aw_diff_kind {
+	AW_DIFF_CHANGED,   /* a value, a reason, or one failure for another */
+	AW_DIFF_ADDED,
+	AW_DIFF_REMOVED,
+	AW_DIFF_REGRESSED, /* pass/ran/observed -> fail, error or timeout */
+	AW_DIFF_RECOVERED, /* fail, error or timeout -> pass/ran/observed */
+	AW_DIFF_SKIPPED,   /* something else -> skip */
+	AW_DIFF_UNSKIPPED, /* skip -> something else */
+};
+
+struct aw_diff_change {
+	enum aw_diff_class cls;
+	enum aw_diff_kind kind;
+	char *name;      /* "obs.mqueue.noattr.maxmsg": class prefix and item */
+	char *old_value; /* as the snapshot has it, NULL when absent */
+	char *new_value;
+	char *meaning;   /* from the catalogue when this binary knows the item */
+	char *cause;     /* the environment difference that explains it, or NULL */
+};
+
+/* A difference of env.* keys; for list values (env.caps) what each lacks. */
+struct aw_diff_env {
+	char *key;
+	char *old_value, *new_value; /* NULL when absent */
+	char *summary;               /* "lost cap_sys_resource; gained ..." */
+	/* Matched by --ignore: not shown, but still used to explain skips. */
+	bool ignored;
+};
+
+struct aw_diff {
+	unsigned old_major, old_minor, new_major, new_minor;
+	struct aw_diff_env *env;
+	size_t nenv;
+	struct aw_diff_change *changes; /* probes, checks, observations, others */
+	size_t n;
+};
+
+struct aw_diff_opts {
+	char *const *ignore; /* globs over names (as run's) or whole keys */
+	size_t nignore;
+};
+
+/* Load a snapshot for comparing: the size and NUL checks of
+ * aw_textfile_read(), the snapshot reader, then what comparing needs
+ * beyond the syntax (a status in every probe.*, check.* and unobserved.*
+ * value; never both obs.X and unobserved.X).  0, or -1 with *err
+ * "FILE:LINE: ..." (malloc'd). */
+int aw_diff_load(const char *path, struct aw_snapshot *snap, char **err);
+/* The same checks on a parsed snapshot; name is used in the messages. */
+int aw_diff_validate(const struct aw_snapshot *snap, const char *name, char **err);
+
+void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *new,
+		     const struct aw_diff_opts *opts, struct aw_diff *d);
+/* Whether any change is left that the environment does not explain:
+ * `abiwatch diff` exits 1 then. */
+bool aw_diff_differs(const struct aw_diff *d);
+void aw_diff_free(struct aw_diff *d);
+
+const char *aw_diff_kind_name(enum aw_diff_kind k); /* "regressed" */
+
+void aw_diff_text(FILE *out, const struct aw_diff *d, const char *old_name,
+		  const char *new_name);
+void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *old_name,
+		  const char *new_name);
+int aw_diff_json(FILE *out, const struct aw_diff *d, const char *old_name,
+		 const char *new_name);
+
+#endif

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Snapshots side by side as one static HTML page: see html_report.h. */
+#include "html_report.h"
+#include "env.h"
+#include "registry.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum row_kind { ROW_PROBE, ROW_CHECK, ROW_OBS };
+
+enum cell_kind { CELL_ABSENT, CELL_CHECK, CELL_OBS, CELL_UNOBSERVED, CELL_PROBE };
+
+struct cell {
+	enum cell_kind kind;
+	const char *value; /* the snapshot's */
+};
+
+struct row {
+	char *name;        /* family.probe[.item] */
+	char *family, *probe;
+	enum row_kind kind;
+	long frank, prank, irank; /* declaration order; LONG_MAX: unknown */
+	const char *summary;
+	struct cell *cells;
+	bool changed;
+};
+
+struct model {
+	struct row *rows;
+	size_t n;
+	size_t ncols;
+};
+
+/* ---- declaration order and summaries, from the registry ---- */
+
+struct known {
+	long frank, prank, irank;
+	const char *summary;
+	bool found;
+};
+
+static struct known lookup(const char *family, const char *probe, const char *item)
+{
+	struct known k = { .frank = 1L << 30, .prank = 1L << 30, .irank = 1L << 30 };
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	for (size_t f = 0; f < nfam; f++) {
+		if (strcmp(fams[f]->name, family) != 0)
+			continue;
+		k.frank = (long)f;
+		if (!probe) {
+			k.summary = fams[f]->summary;
+			k.found = true;
+			return k;
+		}
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t p = 0; p < np; p++) {
+			if (strcmp(probes[p]->name, probe) != 0)
+				continue;
+			k.prank = (long)p;
+			if (!item) {
+				k.summary = probes[p]->summary;
+				k.found = true;
+				return k;
+			}
+			for (size_t i = 0; probes[p]->items[i].name; i++) {
+				if (strcmp(probes[p]->items[i].name, item) == 0) {
+					k.irank = (long)i;
+					k.summary = probes[p]->items[i].summary;
+					k.found = true;
+					return k;
+				}
+			}
+		}
+	}
+	return k;
+}
+
+/* ---- the model ---- */
+
+static struct row *find_row(struct model *m, const char *name, enum row_kind kind)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->rows[i].kind == kind && strcmp(m->rows[i].name, name) == 0)
+			return &m->rows[i];
+	m->rows = xrealloc(m->rows, (m->n + 1) * sizeof(*m->rows));
+	struct row *r = &m->rows[m->n++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->kind = kind;
+	r->cells = xcalloc(m->ncols, sizeof(*r->cells));
+	/* family.probe[.item...] */
+	const char *dot = strchr(name, '.');
+	r->family = dot ? strndup(name, (size_t)(dot - name)) : xstrdup(name);
+	const char *dot2 = dot ? strchr(dot + 1, '.') : NULL;
+	r->probe = dot ? (dot2 ? strndup(name, (size_t)(dot2 - name)) : xstrdup(name)) : xstrdup(name);
+	if (!r->family || !r->probe)
+		abort();
+	const char *pname = dot ? dot + 1 : "";
+	char *pshort = dot2 ? strndup(pname, (size_t)(dot2 - pname)) : xstrdup(pname);
+	struct known k = lookup(r->family, pshort, kind == ROW_PROBE ? NULL : (dot2 ? dot2 + 1 : ""));
+	free(pshort);
+	r->frank = k.frank;
+	r->prank = k.prank;
+	r->irank = kind == ROW_PROBE ? -1 : k.irank;
+	r->summary = k.found ? k.summary : NULL;
+	return r;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c;
+	if (x->frank != y->frank)
+		return x->frank < y->frank ? -1 : 1;
+	if ((c = strcmp(x->family, y->family)))
+		return c;
+	if (x->prank != y->prank)
+		return x->prank < y->prank ? -1 : 1;
+	if ((c = strcmp(x->probe, y->probe)))
+		return c;
+	if (x->irank != y->irank)
+		return x->irank < y->irank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static bool same_cell(const struct cell *a, const struct cell *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == CELL_ABSENT)
+		return true;
+	return strcmp(a->value, b->value) == 0;
+}
+
+static void build(struct model *m, const struct aw_report_opts *o)
+{
+	static const struct { const char *prefix; enum row_kind row; enum cell_kind cell; } kinds[] = {
+		{ "check.", ROW_CHECK, CELL_CHECK },
+		{ "obs.", ROW_OBS, CELL_OBS },
+		{ "unobserved.", ROW_OBS, CELL_UNOBSERVED },
+		{ "probe.", ROW_PROBE, CELL_PROBE },
+	};
+	memset(m, 0, sizeof(*m));
+	m->ncols = o->ncols;
+	for (size_t c = 0; c < o->ncols; c++) {
+		const struct aw_snapshot *s = &o->cols[c].snap;
+		for (size_t i = 0; i < s->n; i++) {
+			for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+				size_t pl = strlen(kinds[k].prefix);
+				if (strncmp(s->kv[i].key, kinds[k].prefix, pl) != 0)
+					continue;
+				struct row *r = find_row(m, s->kv[i].key + pl, kinds[k].row);
+				r->cells[c].kind = kinds[k].cell;
+				r->cells[c].value = s->kv[i].value;
+			}
+		}
+	}
+	qsort(m->rows, m->n, sizeof(*m->rows), by_order);
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t c = 1; c < m->ncols; c++)
+			if (!same_cell(&m->rows[i].cells[c], &m->rows[i].cells[c - 1]))
+				m->rows[i].changed = true;
+}
+
+static void free_model(struct model *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->rows[i].name);
+		free(m->rows[i].family);
+		free(m->rows[i].probe);
+		free(m->rows[i].cells);
+	}
+	free(m->rows);
+}
+
+/* ---- anchors ---- */
+
+char *aw_heading_anchor(const char *heading)
+{
+	char *a = xmalloc(strlen(heading) + 1), *p = a;
+	for (const unsigned char *s = (const unsigned char *)heading; *s; s++) {
+		if (isalnum(*s) || *s == '_' || *s == '-' || *s >= 0x80)
+			*p++ = (char)tolower(*s);
+		else if (*s == ' ')
+			*p++ = '-';
+	}
+	*p = '\0';
+	return a;
+}
+
+/* The heading of the catalogue that documents name: "#### a.b.c",
+ * "#### a.b.c.min, .max" (grouped), "### a.b: text", "## a: text". */
+static char *catalogue_anchor(const char *text, const char *name)
+{
+	for (const char *line = text; text && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		size_t hashes = 0;
+		while (hashes < len && line[hashes] == '#')
+			hashes++;
+		if (hashes >= 2 && hashes <= 4 && hashes < len && line[hashes] == ' ') {
+			char *heading = strndup(line + hashes + 1, len - hashes - 1);
+			if (!heading)
+				abort();
+			bool hit = false;
+			size_t nl2 = strlen(name);
+			if (hashes < 4) {
+				/* "mqueue.noattr: ..." */
+				hit = strncmp(heading, name, nl2) == 0 && heading[nl2] == ':';
+			} else {
+				char *copy = xstrdup(heading), *save = NULL;
+				char *first = strtok_r(copy, ",", &save);
+				hit = first && strcmp(first, name) == 0;
+				char *base = first ? xstrdup(first) : NULL;
+				char *dot = base ? strrchr(base, '.') : NULL;
+				if (dot)
+					*dot = '\0';
+				for (char *t = strtok_r(NULL, ",", &save); t && !hit && base; t = strtok_r(NULL, ",", &save)) {
+					while (*t == ' ')
+						t++;
+					if (*t == '.')
+						t++;
+					char *full = xasprintf("%s.%s", base, t);
+					hit = strcmp(full, name) == 0;
+					free(full);
+				}
+				free(base);
+				free(copy);
+			}
+			if (hit) {
+				char *a = aw_heading_anchor(heading);
+				free(heading);
+				return a;
+			}
+			free(heading);
+		}
+		line += len + (nl ? 1 : 0);
+	}
+	return NULL;
+}
+
+static char *anchor_for(const struct aw_report_opts *o, const char *name)
+{
+	char *a = o->catalogue_text ? catalogue_anchor(o->catalogue_text, name) : NULL;
+	return a ? a : aw_heading_anchor(name);
+}
+
+/* ---- HTML ---- */
+
+static void esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static void esc_n(FILE *out, const char *s, size_t n)
+{
+	char *t = strndup(s, n);
+	if (!t)
+		abort();
+	esc(out, t);
+	free(t);
+}
+
+static const char css[] =
+	"body{font:14px/1.35 system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5em;color:#1d1d1f}"
+	"h1{font-size:1.4em;margin:0 0 .2em}h2{font-size:1.15em;margin:1.2em 0 .4em}"
+	"details.changes{margin:.3em 0}details.changes summary{font-weight:600;cursor:pointer}"
+	"details.changes li{font-size:.92em}code{font-family:ui-monospace,Menlo,Consolas,monospace}"
+	"p.meta{color:#555;margin:.2em 0 1em}"
+	"table{border-collapse:collapse}"
+	"th,td{border:1px solid #d0d0d5;padding:.25em .5em;vertical-align:top;text-align:left}"
+	"thead th{position:sticky;top:0;background:#f4f4f8;z-index:1}"
+	"thead th.kernel{min-width:11em}"
+	"thead .where,thead .file{font-weight:normal;color:#555;font-size:.85em;display:block}"
+	"table.env th{background:#f4f4f8;font-weight:normal}"
+	"tr.family th{background:#2f3b52;color:#fff;font-size:1.05em;padding:.45em .5em}"
+	"tr.family th a{color:#fff}"
+	"tr.probe th,tr.probe td{background:#e6e9f2}"
+	"tr.probe th{font-weight:600}"
+	"th.item{font-weight:normal;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}"
+	"th.item .kind{font-family:system-ui,sans-serif;font-size:.75em;color:#666;margin-left:.4em}"
+	"a{color:#1f4fa8;text-decoration:none}a:hover{text-decoration:underline}"
+	"td{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;max-width:26em;overflow-wrap:anywhere}"
+	"td .why{display:block;font-family:system-ui,sans-serif;font-size:.8em;color:#555}"
+	"td.pass{background:#e7f6ea}td.fail{background:#fbe1e1;color:#8a1010;font-weight:600}"
+	"td.skip{background:#f3f3f3;color:#555}td.error,td.timeout{background:#fdebd3;color:#8a4b00}"
+	"td.absent{background:#fafafa;color:#aaa}td.unobserved{background:#f3f3f3;color:#555}"
+	"td.changed{outline:3px solid #e0a000;outline-offset:-3px}"
+	"td.changed::before{content:'\\25B2 ';color:#c07000}"
+	"tr.changed th.item{background:#fff4d6}"
+	".legend span{display:inline-block;padding:.1em .5em;margin-right:.4em;border:1px solid #d0d0d5}";
+
+/* The cell: a check's status (its reason below), an observation's value. */
+static void write_cell(FILE *out, const struct cell *c, bool changed, size_t col)
+{
+	const char *cls = "absent";
+	const char *v = c->value;
+	const char *colon = v ? strstr(v, ": ") : NULL;
+	size_t stlen = colon ? (size_t)(colon - v) : (v ? strlen(v) : 0);
+	char *status = v ? strndup(v, stlen) : NULL;
+
+	switch (c->kind) {
+	case CELL_CHECK:
+	case CELL_PROBE:
+		cls = status && (strcmp(status, "pass") == 0 || strcmp(status, "ran") == 0) ? "pass"
+		      : status && strcmp(status, "fail") == 0 ? "fail"
+		      : status && strcmp(status, "skip") == 0 ? "skip"
+		      : status && strcmp(status, "timeout") == 0 ? "timeout" : "error";
+		break;
+	case CELL_OBS: cls = "obs"; break;
+	case CELL_UNOBSERVED: cls = "unobserved"; break;
+	case CELL_ABSENT: break;
+	}
+	fprintf(out, "<td class=\"%s%s\" data-col=\"%zu\"", cls, changed ? " changed" : "", col);
+	if (v && (c->kind != CELL_OBS)) {
+		fputs(" title=\"", out);
+		esc(out, v);
+		fputc('"', out);
+	}
+	fputc('>', out);
+	switch (c->kind) {
+	case CELL_ABSENT:
+		fputs("absent", out);
+		break;
+	case CELL_OBS:
+		fputs("<span class=\"v\">", out);
+		esc(out, v);
+		fputs("</span>", out);
+		break;
+	case CELL_UNOBSERVED:
+		fputs("unobserved", out);
+		/* fall through */
+	case CELL_CHECK:
+	case CELL_PROBE:
+		if (c->kind != CELL_UNOBSERVED)
+			esc(out, status);
+		if (colon) {
+			size_t l = strlen(colon + 2);
+			fputs("<span class=\"why\">", out);
+			if (c->kind == CELL_UNOBSERVED) {
+				esc(out, status);
+				fputs(": ", out);
+			}
+			esc_n(out, colon + 2, l > 90 ? 90 : l);
+			if (l > 90)
+				fputs("\xe2\x80\xa6", out);
+			fputs("</span>", out);
+		}
+		break;
+	}
+	fputs("</td>", out);
+	free(status);
+}
+
+/* "lacks cap_x" against the union of every column's capabilities. */
+static char *caps_summary(const struct aw_report_opts *o, size_t col)
+{
+	const char *mine = aw_snapshot_get(&o->cols[col].snap, "env.caps");
+	char *lacks = xstrdup("");
+	size_t nlack = 0, total = 0;
+	for (size_t c = 0; c < o->ncols; c++) {
+		const char *theirs = aw_snapshot_get(&o->cols[c].snap, "env.caps");
+		char *copy = xstrdup(theirs ? theirs : ""), *save = NULL;
+		for (char *cap = strtok_r(copy, ",", &save); cap; cap = strtok_r(NULL, ",", &save)) {
+			char *pat = xasprintf(",%s,", cap), *have = xasprintf(",%s,", mine ? mine : "");
+			bool held = strstr(have, pat) != NULL;
+			char *seen = xasprintf(",%s,", lacks);
+			bool listed = strstr(seen, pat) != NULL;
+			if (!held && !listed) {
+				char *old = lacks;
+				lacks = xasprintf("%s%s%s", old, *old ? "," : "", cap);
+				free(old);
+				nlack++;
+			}
+			free(pat);
+			free(have);
+			free(seen);
+		}
+		free(copy);
+	}
+	char *copy = xstrdup(mine ? mine : ""), *save = NULL;
+	for (char *cap = strtok_r(copy, ",", &save); cap; cap = strtok_r(NULL, ",", &save))
+		if (strcmp(cap, "none") != 0)
+			total++;
+	free(copy);
+	char *out = nlack ? xasprintf("%zu capabilities; lacks %s", total, lacks)
+			  : xasprintf("%zu capabilities", total);
+	free(lacks);
+	return out;
+}
+
+static void write_head(FILE *out, const struct aw_report_opts *o, const struct model *m,
+		       const struct aw_report_stats *st)
+{
+	const char *title = o->title ? o->title : "abiwatch report";
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"generator\" content=\"abiwatch " ABIWATCH_VERSION "\">\n<title>", out);
+	esc(out, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
+	esc(out, title);
+	fprintf(out, "</h1>\n<p class=\"meta\" id=\"summary\">%zu snapshots, %zu rows; "
+		"<span id=\"changed-rows\">%zu</span> rows differ between neighbouring columns "
+		"(<span id=\"changed-cells\">%zu</span> cells marked).  Each row links to its entry "
+		"in the <a href=\"", o->ncols, st->rows, st->changed_rows, st->changed_cells);
+	esc(out, o->catalogue_href);
+	fputs("\">catalogue</a>.</p>\n<p class=\"legend\"><span style=\"background:#e7f6ea\">pass</span>"
+	      "<span style=\"background:#fbe1e1\">fail</span><span style=\"background:#f3f3f3\">skip"
+	      "</span><span style=\"background:#fdebd3\">error / timeout</span>"
+	      "<span style=\"outline:3px solid #e0a000;outline-offset:-3px\">&#9650; differs from the "
+	      "column to its left</span></p>\n", out);
+	(void)m;
+
+	/* The environment of each column. */
+	static const char *const env_rows[][2] = {
+		{ "env.kernel.version", "kernel build" }, { "env.arch", "architecture" },
+		{ "env.abi", "abiwatch ABI" }, { "env.abiwatch.version", "abiwatch" },
+	};
+	fputs("<table class=\"env\" id=\"environment\">\n<tbody>\n", out);
+	for (size_t r = 0; r < sizeof(env_rows) / sizeof(env_rows[0]); r++) {
+		fprintf(out, "<tr><th>%s</th>", env_rows[r][1]);
+		for (size_t c = 0; c < o->ncols; c++) {
+			fputs("<td>", out);
+			esc(out, aw_snapshot_get(&o->cols[c].snap, env_rows[r][0]));
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("<tr><th>capabilities</th>", out);
+	for (size_t c = 0; c < o->ncols; c++) {
+		char *caps = caps_summary(o, c);
+		fputs("<td title=\"", out);
+		esc(out, aw_snapshot_get(&o->cols[c].snap, "env.caps"));
+		fputs("\">", out);
+		esc(out, caps);
+		fputs("</td>", out);
+		free(caps);
+	}
+	fputs("</tr>\n</tbody>\n</table>\n", out);
+}
+
+static void write_columns(FILE *out, const struct aw_report_opts *o)
+{
+	fputs("<thead>\n<tr><th>check / observation</th>", out);
+	for (size_t c = 0; c < o->ncols; c++) {
+		const struct aw_snapshot *s = &o->cols[c].snap;
+		const char *rel = aw_snapshot_get(s, "env.kernel.release");
+		const char *accel = aw_snapshot_get(s, "env.vm.accel");
+		const char *base = strrchr(o->cols[c].file, '/');
+		fprintf(out, "<th class=\"kernel\" data-col=\"%zu\"><span class=\"release\">", c);
+		esc(out, rel ? rel : "unknown kernel");
+		fputs("</span><span class=\"where\">", out);
+		if (accel) {
+			fputs("VM (", out);
+			esc(out, accel);
+			fputc(')', out);
+		} else {
+			fputs("this machine", out);
+		}
+		fputs("</span><span class=\"file\">", out);
+		esc(out, base ? base + 1 : o->cols[c].file);
+		fputs("</span></th>", out);
+	}
+	fputs("</tr>\n</thead>\n", out);
+}
+
+static void write_link(FILE *out, const struct aw_report_opts *o, const char *name, const char *text)
+{
+	char *a = anchor_for(o, name);
+	fputs("<a href=\"", out);
+	esc(out, o->catalogue_href);
+	fputc('#', out);
+	esc(out, a);
+	fputs("\">", out);
+	esc(out, text);
+	fputs("</a>", out);
+	free(a);
+}
+
+static const char *column_name(const struct aw_report_opts *o, size_t c)
+{
+	const char *rel = aw_snapshot_get(&o->cols[c].snap, "env.kernel.release");
+	return rel ? rel : o->cols[c].file;
+}
+
+static void cell_text(FILE *out, const struct cell *c)
+{
+	if (c->kind == CELL_UNOBSERVED)
+		fputs("unobserved: ", out);
+	esc_n(out, c->value, strlen(c->value) > 60 ? 60 : strlen(c->value));
+	if (strlen(c->value) > 60)
+		fputs("\xe2\x80\xa6", out);
+}
+
+/* For each pair of neighbours: what changed where both have the item,
+ * each linked to its row; and how many items only one of them has. */
+static void write_changes(FILE *out, const struct aw_report_opts *o, const struct model *m)
+{
+	if (m->ncols < 2)
+		return;
+	fputs("<h2>Changes between neighbours</h2>\n", out);
+	for (size_t c = 1; c < m->ncols; c++) {
+		size_t listed = 0, one_sided = 0;
+		fprintf(out, "<details open class=\"changes\" data-pair=\"%zu\"><summary>", c);
+		esc(out, column_name(o, c - 1));
+		fputs(" &#8594; ", out);
+		esc(out, column_name(o, c));
+		fputs("</summary>\n<ul>\n", out);
+		for (size_t i = 0; i < m->n; i++) {
+			const struct row *r = &m->rows[i];
+			const struct cell *a = &r->cells[c - 1], *b = &r->cells[c];
+			if (same_cell(a, b))
+				continue;
+			if (a->kind == CELL_ABSENT || b->kind == CELL_ABSENT) {
+				one_sided++;
+				continue;
+			}
+			fputs("<li><a href=\"#", out);
+			esc(out, r->name);
+			fputs("\">", out);
+			esc(out, r->name);
+			fputs("</a>: <code>", out);
+			cell_text(out, a);
+			fputs("</code> &#8594; <code>", out);
+			cell_text(out, b);
+			fputs("</code></li>\n", out);
+			listed++;
+		}
+		if (!listed)
+			fputs("<li>no item present in both changed</li>\n", out);
+		fputs("</ul>\n", out);
+		if (one_sided)
+			fprintf(out, "<p class=\"meta\">%zu items (or probes) only in one of the two.</p>\n", one_sided);
+		fputs("</details>\n", out);
+	}
+}
+
+void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_stats *stats)
+{
+	struct model m;
+	struct aw_report_stats st = { 0 };
+	build(&m, o);
+	for (size_t i = 0; i < m.n; i++) {
+		if (m.rows[i].kind == ROW_PROBE)
+			continue;
+		st.rows++;
+		if (m.rows[i].changed)
+			st.changed_rows++;
+		for (size_t c = 1; c < m.ncols; c++)
+			if (!same_cell(&m.rows[i].cells[c], &m.rows[i].cells[c - 1]))
+				st.changed_cells++;
+	}
+	write_head(out, o, &m, &st);
+	write_changes(out, o, &m);
+	fputs("<h2>All results</h2>\n<table class=\"results\" id=\"results\">\n", out);
+	write_columns(out, o);
+	fputs("<tbody>\n", out);
+	const char *family = NULL, *probe = NULL;
+	for (size_t i = 0; i < m.n; i++) {
+		const struct row *r = &m.rows[i];
+		if (o->changed_only && !r->changed && r->kind != ROW_PROBE)
+			continue;
+		if (!family || strcmp(family, r->family) != 0) {
+			struct known k = lookup(r->family, NULL, NULL);
+			fprintf(out, "<tr class=\"family\" id=\"family-");
+			esc(out, r->family);
+			fprintf(out, "\"><th colspan=\"%zu\">", m.ncols + 1);
+			write_link(out, o, r->family, r->family);
+			if (k.summary) {
+				fputs(": ", out);
+				esc(out, k.summary);
+			}
+			fputs("</th></tr>\n", out);
+			family = r->family;
+			probe = NULL;
+		}
+		if (r->kind == ROW_PROBE || !probe || strcmp(probe, r->probe) != 0) {
+			if (r->kind != ROW_PROBE) {
+				/* Items without a probe.* line: a heading of their own. */
+				fputs("<tr class=\"probe\"><th>", out);
+				write_link(out, o, r->probe, r->probe);
+				fprintf(out, "</th><td colspan=\"%zu\"></td></tr>\n", m.ncols);
+			}
+			probe = r->probe;
+		}
+		if (r->kind == ROW_PROBE) {
+			fputs("<tr class=\"probe\" id=\"", out);
+			esc(out, r->name);
+			fputs("\"><th", out);
+			if (r->summary) {
+				fputs(" title=\"", out);
+				esc(out, r->summary);
+				fputc('"', out);
+			}
+			fputc('>', out);
+			write_link(out, o, r->name, r->name);
+			fputs("</th>", out);
+			for (size_t c = 0; c < m.ncols; c++)
+				write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
+			fputs("</tr>\n", out);
+			continue;
+		}
+		fprintf(out, "<tr class=\"item %s%s\" id=\"", r->kind == ROW_CHECK ? "check" : "obs",
+			r->changed ? " changed" : "");
+		esc(out, r->name);
+		fputs("\"><th class=\"item\"", out);
+		if (r->summary) {
+			fputs(" title=\"", out);
+			esc(out, r->summary);
+			fputc('"', out);
+		}
+		fputc('>', out);
+		const char *shown = r->name + strlen(r->probe);
+		write_link(out, o, r->name, *shown == '.' ? shown + 1 : r->name);
+		fprintf(out, "<span class=\"kind\">%s</span></th>", r->kind == ROW_CHECK ? "check" : "obs");
+		for (size_t c = 0; c < m.ncols; c++)
+			write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n</body>\n</html>\n", out);
+	if (stats)
+		*stats = st;
+	free_model(&m);
+}

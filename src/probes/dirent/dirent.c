@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The run function every dirent probe shares: make a fresh directory on
+ * the probe's backend, fill it with N empty files, and test what
+ * getdents64's d_off, telldir(3) and seekdir(3) promise
+ * (docs/catalogue-dirent.md).  In this order, each on what the one before
+ * left:
+ *
+ *   1. scan A (fresh descriptor, raw getdents64, 1 MiB buffer): terminates,
+ *      unique, complete, and the observations of the cookies themselves;
+ *      then a DIR stream on a fresh descriptor (reopen_stable,
+ *      telldir_matches_doff, complete again and after rewinddir);
+ *   2. seek_resume: lseek(fd, d_off) + getdents64 for every entry of A
+ *      (a sample where a seek costs time linear in the position),
+ *      seekdir(telldir()) for a sample of at most 256 positions;
+ *   3. the 32-bit helper on the untouched directory (compat32.*);
+ *   4. unmodified_once: N/20 names removed and N/20 added while a scan
+ *      runs; then a fresh scan must list the population again (complete);
+ *   5. stable_after_unlink: the first tenth (in scan order) deleted;
+ *   6. terminates_rename: a scan while another process renames the rest.
+ *
+ * Time O(N) but for the seeks (a scan's cookie set is only filled once
+ * its cookies stop moving one way, and then it is a hash table); memory
+ * O(N): two recorded scans of 12 bytes an entry, the cookie set at 13
+ * bytes a slot when used, 10 bytes of per-name state, the DIR pass's 12;
+ * the peak is noted at the end (48 to 75 bytes an entry at 1,000,000).
+ * Every scan stops after 3N + 1000 entries, and a (name, d_off) pair
+ * seen twice in one scan is a cycle: no scan can hang.
+ */
+#include "dirent.h"
+#include "cookies.h"
+#include "scan.h"
+#include "core/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SEEK_BUF 1024       /* one entry at least: reclen <= 24 + 256 */
+#define SEEKDIR_SAMPLE 256
+#define UNLINK_SAMPLE 256
+#define SEEK_SAMPLE 4096    /* positions at most, where seeking is linear in them */
+#define SEEK_SAMPLE_MIN 256 /* and at least */
+#define SEEK_PROBES 16      /* seeks timed at each end to find out */
+#define SEEK_BUDGET_S 5.0   /* what every entry may cost before sampling */
+#define PROGRESS_FROM 100000
+
+struct dr {
+	struct aw_ctx *ctx;
+	const struct dirent_target *t;
+	int dirfd;
+	uint32_t n;            /* population size */
+	size_t cap;            /* bound for a scan */
+	char *buf;             /* DS_BIG_BUF bytes */
+	struct dc_set set;
+	struct ds_scan a, b;   /* the baseline scan and a second one */
+	uint64_t *off_by_num;  /* the baseline d_off of each population name */
+	uint8_t *scratch, *dead;
+	bool use_open;         /* create with open(O_CREAT): mknod refused */
+	bool progress;
+	double last_progress;
+};
+
+static double elapsed(double since)
+{
+	return aw_now() - since;
+}
+
+static const char *errname(int e)
+{
+	const char *n = strerrorname_np(e);
+	return n ? n : "an unknown errno";
+}
+
+static void progress(struct dr *r, const char *what, size_t i, size_t total)
+{
+	if (!r->progress || (i != total && aw_now() - r->last_progress < 0.5))
+		return;
+	r->last_progress = aw_now();
+	fprintf(stderr, "\r\033[Kdirent.%s: %s %zu/%zu", r->t->label, what, i, total);
+	if (i == total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+static int make_file(struct dr *r, const char *name)
+{
+	if (!r->use_open) {
+		if (mknodat(r->dirfd, name, S_IFREG | 0644, 0) == 0)
+			return 0;
+		if (errno != EPERM && errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL)
+			return -errno;
+		r->use_open = true; /* FUSE without mknod, some NFS servers */
+	}
+	int fd = openat(r->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int make_files(struct dr *r, enum dc_kind kind, uint32_t count, char **why)
+{
+	char name[DC_NAME_LEN + 1];
+	for (uint32_t i = 0; i < count; i++) {
+		dc_name(kind, i, name);
+		int rc = make_file(r, name);
+		if (rc) {
+			*why = xasprintf("creating %s (file %u of %u): %s", name, i + 1, count,
+					 errname(-rc));
+			return -1;
+		}
+		if (kind == DC_POP)
+			progress(r, "creating", i + 1, count);
+	}
+	return 0;
+}
+
+static void unlink_name(struct dr *r, enum dc_kind kind, uint32_t i)
+{
+	char name[DC_NAME_LEN + 1];
+	dc_name(kind, i, name);
+	(void)unlinkat(r->dirfd, name, 0);
+}
+
+/* A whole scan with the big buffer, bounded. */
+#define BIG_SCAN(r) (&(struct ds_scan_opts){ .cap = (r)->cap, .bufsize = DS_BIG_BUF })
+
+/* ---- the baseline scan and what it shows ---- */
+
+static void observe_cookies(struct dr *r)
+{
+	struct aw_ctx *ctx = r->ctx;
+	const struct ds_scan *a = &r->a;
+	unsigned bits = dc_bits(ds_max_cookie(a));
+
+	aw_observe_long(ctx, "cookie_bits", bits);
+	aw_observe_long(ctx, "headroom_bits", 64 - (long long)bits);
+	if (a->ended && a->len)
+		aw_observe(ctx, "eof_cookie", "0x%llx", (unsigned long long)ds_eof_cookie(a));
+	else
+		aw_unobserved(ctx, "eof_cookie", "the scan did not end (see terminates)");
+	aw_observe(ctx, "signed", "%s", ds_any_negative(a) ? "yes" : "no");
+	aw_observe_long(ctx, "duplicates", (long long)a->shared);
+
+	uint32_t *nums = xmalloc((a->len + 1) * sizeof(*nums));
+	uint64_t *offs = xmalloc((a->len + 1) * sizeof(*offs));
+	size_t k = 0;
+	for (size_t i = 0; i < a->len; i++) {
+		if (dc_tag_is(a->tag[i], DC_POP)) {
+			nums[k] = dc_tag_num(a->tag[i]);
+			offs[k++] = a->off[i];
+		}
+	}
+	aw_observe(ctx, "order", "%s", dc_order_name(dc_classify_order(nums, offs, k)));
+	free(nums);
+	free(offs);
+}
+
+static void record_offsets(struct dr *r, const struct ds_scan *s)
+{
+	for (size_t i = 0; i < s->len; i++)
+		if (dc_tag_is(s->tag[i], DC_POP) && dc_tag_num(s->tag[i]) < r->n)
+			r->off_by_num[dc_tag_num(s->tag[i])] = s->off[i];
+}
+
+/* Append "WHAT: problem" to *msg when the census is not clean. */
+static void census_into(struct dr *r, const struct ds_scan *s, const char *what, char **msg)
+{
+	struct ds_census c;
+	ds_census(s, r->n, NULL, r->scratch, &c);
+	char *trouble = ds_scan_trouble(s);
+	if (ds_census_ok(&c) && !trouble)
+		return;
+	char *d = ds_census_describe(&c);
+	char *t = xasprintf("%s%s%s: %s%s%s", *msg ? *msg : "", *msg ? "; " : "", what, d,
+			    trouble && *d ? "; " : "", trouble ? trouble : "");
+	free(*msg);
+	free(d);
+	free(trouble);
+	*msg = t;
+}
+
+/* The DIR stream pass on a fresh descriptor: each name's d_off against
+ * scan A's (reopen_stable), telldir() against d_off, the listing, again
+ * after rewinddir(), and seekdir(telldir()) at sampled positions.  Returns the
+ * seekdir verdict for seek_resume: NULL (all resumed) or a message. */
+static char *dir_stream(struct dr *r, char **complete_msg)
+{
+	struct aw_ctx *ctx = r->ctx;
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	char name[16], name2[16], name3[16];
+
+	if (!d) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		aw_error(ctx, "telldir_matches_doff", "opendir: %s", errname(e));
+		return xasprintf("opendir: %s", errname(e));
+	}
+	struct ds_scan pass = { 0 };
+	long *tells = NULL;
+	size_t alloc = 0, mismatches = 0, n = 0;
+	long first_tell = 0;
+	uint64_t first_doff = 0;
+	uint32_t first_tag = 0, first_moved = 0;
+	size_t moved = 0, seen = 0;
+	struct dirent *e;
+	int err = 0;
+
+	errno = 0;
+	while (n < r->cap && (e = readdir(d))) {
+		long t = telldir(d);
+		uint32_t tag = dc_tag_of(e->d_name);
+		if (t != (long)e->d_off && mismatches++ == 0) {
+			first_tell = t;
+			first_doff = (uint64_t)e->d_off;
+			first_tag = tag;
+		}
+		/* A fresh open: the same cookie for each name as in scan A? */
+		if (dc_tag_is(tag, DC_POP) && dc_tag_num(tag) < r->n) {
+			seen++;
+			if (r->off_by_num[dc_tag_num(tag)] != (uint64_t)e->d_off && moved++ == 0)
+				first_moved = tag;
+		}
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 1024;
+			tells = xrealloc(tells, alloc * sizeof(*tells));
+			pass.tag = xrealloc(pass.tag, alloc * sizeof(*pass.tag));
+		}
+		tells[n] = t;
+		pass.tag[n] = tag;
+		n++;
+		errno = 0;
+	}
+	err = n < r->cap ? errno : 0;
+	pass.len = n;
+	pass.ended = n < r->cap && !err;
+	pass.capped = n >= r->cap;
+	pass.err = err;
+	census_into(r, &pass, "readdir(3) on a fresh descriptor", complete_msg);
+	if (err) {
+		aw_unobserved(ctx, "reopen_stable", "readdir failed with %s after %zu entries",
+			      errname(err), n);
+	} else {
+		if (moved || seen != r->n)
+			aw_note(ctx, "reopen_stable: %zu of %zu names had another d_off (first %s), "
+				"%zu of %u names seen", moved, seen, dc_tag_name(first_moved, name),
+				seen, r->n);
+		aw_observe(ctx, "reopen_stable", "%s", moved || seen != r->n ? "no" : "yes");
+	}
+	if (err)
+		aw_error(ctx, "telldir_matches_doff", "readdir failed with %s after %zu entries",
+			 errname(err), n);
+	else if (mismatches)
+		aw_fail(ctx, "telldir_matches_doff",
+			"%zu of %zu entries: after readdir returned %s with d_off 0x%llx, "
+			"telldir() gave 0x%lx", mismatches, n, dc_tag_name(first_tag, name),
+			(unsigned long long)first_doff, (unsigned long)first_tell);
+	else
+		aw_pass(ctx, "telldir_matches_doff");
+
+	/* seekdir(telldir()) resumes at the next entry. */
+	size_t positions = n ? n - 1 : 0, wrong = 0;
+	size_t samples = dc_sample_count(positions, SEEKDIR_SAMPLE);
+	char *seek_msg = NULL;
+	for (size_t k = 0; k < samples; k++) {
+		size_t p = dc_sample_at(positions, SEEKDIR_SAMPLE, k);
+		seekdir(d, tells[p]);
+		errno = 0;
+		e = readdir(d);
+		uint32_t got = e ? dc_tag_of(e->d_name) : 0;
+		if ((!e || got != pass.tag[p + 1]) && wrong++ == 0)
+			seek_msg = xasprintf("seekdir(telldir()) after %s resumed at %s, not %s",
+					     dc_tag_name(pass.tag[p], name),
+					     e ? dc_tag_name(got, name2) : "the end",
+					     dc_tag_name(pass.tag[p + 1], name3));
+	}
+	if (wrong) {
+		char *t = xasprintf("%s (%zu of %zu sampled positions)", seek_msg, wrong, samples);
+		free(seek_msg);
+		seek_msg = t;
+	}
+
+	/* rewinddir(), then every name once more (generic/471). */
+	rewinddir(d);
+	n = 0;
+	errno = 0;
+	while (n < r->cap && (e = readdir(d))) {
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 1024;
+			pass.tag = xrealloc(pass.tag, alloc * sizeof(*pass.tag));
+		}
+		pass.tag[n++] = dc_tag_of(e->d_name);
+		errno = 0;
+	}
+	pass.len = n;
+	pass.ended = n < r->cap && !errno;
+	pass.capped = n >= r->cap;
+	pass.err = n < r->cap ? errno : 0;
+	census_into(r, &pass, "readdir(3) after rewinddir()", complete_msg);
+	closedir(d);
+	free(tells);
+	free(pass.tag);
+	return seek_msg;
+}
+
+/* One lseek(fd, d_off of entry p) + getdents64: NULL when it resumed at
+ * entry p + 1 (at the end for the last entry), else why not. */
+static char *seek_one(const struct ds_scan *a, int fd, size_t p, char *small)
+{
+	char name[16], name2[16], name3[16];
+	bool last = p + 1 == a->len;
+
+	if (lseek(fd, (off_t)a->off[p], SEEK_SET) == (off_t)-1)
+		return xasprintf("lseek to 0x%llx (the d_off of %s) failed with %s",
+				 (unsigned long long)a->off[p], dc_tag_name(a->tag[p], name),
+				 errname(errno));
+	long got = syscall(SYS_getdents64, fd, small, SEEK_BUF);
+	if (got < 0)
+		return xasprintf("getdents64 after lseek to the d_off of %s failed with %s",
+				 dc_tag_name(a->tag[p], name), errname(errno));
+	if (last && got > 0 && a->ended)
+		return xasprintf("lseek to the end-of-directory cookie 0x%llx returned %s, not "
+				 "the end", (unsigned long long)a->off[p],
+				 dc_tag_name(dc_tag_of(small + 19), name));
+	if (!last && got == 0)
+		return xasprintf("lseek to 0x%llx (the d_off of %s) then getdents64 returned the "
+				 "end, not %s", (unsigned long long)a->off[p],
+				 dc_tag_name(a->tag[p], name), dc_tag_name(a->tag[p + 1], name2));
+	if (!last && dc_tag_of(small + 19) != a->tag[p + 1])
+		return xasprintf("lseek to 0x%llx (the d_off of %s) then getdents64 returned %s, "
+				 "not %s", (unsigned long long)a->off[p],
+				 dc_tag_name(a->tag[p], name), dc_tag_name(dc_tag_of(small + 19), name2),
+				 dc_tag_name(a->tag[p + 1], name3));
+	return NULL;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The median time of one seek_one() at positions from .. from+count-1. */
+static double seek_cost(const struct ds_scan *a, int fd, size_t from, size_t count,
+			char *small)
+{
+	double t[SEEK_PROBES];
+	for (size_t i = 0; i < count; i++) {
+		double t0 = aw_now();
+		free(seek_one(a, fd, from + i, small));
+		t[i] = aw_now() - t0;
+	}
+	qsort(t, count, sizeof(t[0]), cmp_double);
+	return t[count / 2];
+}
+
+/* lseek(fd, d_off of entry p) then getdents64 returns entry p + 1, for
+ * every p of scan A, on the descriptor scan A read (as generic/257 does:
+ * a cookie is only promised to the open file that returned it); the last
+ * entry's d_off leads to the end.  Where a seek costs time in proportion
+ * to the position (overlayfs walks its merged listing from the start),
+ * every entry would be quadratic: then as many evenly spaced positions as
+ * SEEK_BUDGET_S pays for (256 to 4096), and a note says so. */
+static char *seek_every(struct dr *r, int fd, size_t *checked)
+{
+	const struct ds_scan *a = &r->a;
+	char small[SEEK_BUF];
+	char *msg = NULL;
+	size_t wrong = 0, positions = a->len;
+
+	*checked = 0;
+	if (a->len > SEEK_SAMPLE) {
+		double near = seek_cost(a, fd, 0, SEEK_PROBES, small);
+		double far = seek_cost(a, fd, a->len - SEEK_PROBES - 1, SEEK_PROBES, small);
+		double mean = (near + far) / 2;
+		if (far > 8 * near && mean * (double)a->len > SEEK_BUDGET_S) {
+			/* As many as the budget pays for, within bounds. */
+			double fit = SEEK_BUDGET_S / mean;
+			positions = fit > SEEK_SAMPLE ? SEEK_SAMPLE : fit < SEEK_SAMPLE_MIN
+				    ? SEEK_SAMPLE_MIN : (size_t)fit;
+			aw_note(r->ctx, "seek_resume: a seek costs %.0f us near the start and %.0f us "
+				"near the end (it walks the listing): %zu of %zu positions checked, "
+				"evenly spaced", near * 1e6, far * 1e6, positions, a->len);
+		}
+	}
+	for (size_t k = 0; k < positions; k++) {
+		size_t p = positions == a->len ? k : dc_sample_at(a->len, positions, k);
+		char *bad = seek_one(a, fd, p, small);
+		(*checked)++;
+		if (bad && wrong++ == 0)
+			msg = bad;
+		else
+			free(bad);
+		progress(r, "seeking", k + 1, positions);
+	}
+	if (wrong) {
+		char *t = xasprintf("%s (%zu of %zu positions%s)", msg, wrong, *checked,
+				    a->shared ? "; some entries share a d_off, see unique" : "");
+		free(msg);
+		msg = t;
+	}
+	return msg;
+}
+
+/* Everything scan A decides; complete is left to the caller, which adds
+ * the scans after the changes of unmodified_once to *complete_msg. */
+static bool baseline(struct dr *r, char **complete_msg)
+{
+	struct aw_ctx *ctx = r->ctx;
+	char name[16], name2[16];
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || ds_scan_fd(fd, r->buf, BIG_SCAN(r), &r->set, &r->a) != 0) {
+		aw_error_rest(ctx, "scanning the directory: %s", errname(fd < 0 ? errno : r->a.err));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	char *trouble = ds_scan_trouble(&r->a);
+	if (trouble)
+		aw_fail(ctx, "terminates", "%s", trouble);
+	else
+		aw_pass(ctx, "terminates");
+	free(trouble);
+	if (r->a.shared)
+		aw_fail(ctx, "unique", "%zu entries have the d_off of an earlier entry; first: %s "
+			"and %s both 0x%llx", r->a.shared, dc_tag_name(r->a.shared_tags[0], name),
+			dc_tag_name(r->a.shared_tags[1], name2),
+			(unsigned long long)r->a.shared_cookie);
+	else
+		aw_pass(ctx, "unique");
+	observe_cookies(r);
+	record_offsets(r, &r->a);
+	census_into(r, &r->a, "first scan", complete_msg);
+
+	char *seekdir_msg = dir_stream(r, complete_msg);
+
+	size_t checked;
+	char *lseek_msg = seek_every(r, fd, &checked);
+	close(fd);
+	if (lseek_msg || seekdir_msg)
+		aw_fail(ctx, "seek_resume", "%s%s%s", lseek_msg ? lseek_msg : "",
+			lseek_msg && seekdir_msg ? "; " : "", seekdir_msg ? seekdir_msg : "");
+	else
+		aw_pass(ctx, "seek_resume");
+	free(lseek_msg);
+	free(seekdir_msg);
+	return true;
+}
+
+/* ---- changes during a scan ---- */
+
+struct churn {
+	struct dr *r;
+	uint32_t m, done;
+	size_t total;
+	int err;
+	char *why;
+};
+
+/* After each getdents64 call, keep the removals and additions in step
+ * with the scan: by the end, all m of each. */
+static void churn_step(void *arg, const struct ds_scan *s)
+{
+	struct churn *c = arg;
+	size_t want = c->total ? (size_t)((unsigned long long)c->m * s->len / c->total) : c->m;
+	char name[DC_NAME_LEN + 1];
+	if (want > c->m)
+		want = c->m;
+	while (c->done < want && !c->err) {
+		dc_name(DC_ADDED_X, c->done, name);
+		if (unlinkat(c->r->dirfd, name, 0) != 0) {
+			c->err = errno;
+			c->why = xasprintf("unlink %s: %s", name, errname(errno));
+			break;
+		}
+		dc_name(DC_ADDED_Y, c->done, name);
+		int rc = make_file(c->r, name);
+		if (rc) {
+			c->err = -rc;
+			c->why = xasprintf("creating %s: %s", name, errname(-rc));
+			break;
+		}
+		c->done++;
+	}
+}
+
+static void unmodified_once(struct dr *r)
+{
+	struct aw_ctx *ctx = r->ctx;
+	uint32_t m = r->n / 20 > 16 ? r->n / 20 : 16;
+	char *why = NULL;
+
+	if (make_files(r, DC_ADDED_X, m, &why) != 0) {
+		aw_error(ctx, "unmodified_once", "%s", why);
+		free(why);
+		for (uint32_t i = 0; i < m; i++)
+			unlink_name(r, DC_ADDED_X, i);
+		return;
+	}
+	struct churn c = { .r = r, .m = m, .total = (size_t)r->n + m + 2 };
+	/* Small calls, so that the changes fall between many of them. */
+	size_t bufsize = c.total * 32 / 16;
+	bufsize = bufsize < 1024 ? 1024 : bufsize > 65536 ? 65536 : bufsize;
+	struct ds_scan_opts o = {
+		.cap = 3 * c.total + 1000, .bufsize = bufsize, .after_call = churn_step, .arg = &c,
+	};
+	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
+
+	if (c.err) {
+		aw_error(ctx, "unmodified_once", "changing the directory during the scan: %s", c.why);
+	} else if (rc != 0) {
+		aw_error(ctx, "unmodified_once", "scanning: %s", errname(r->b.err));
+	} else {
+		struct ds_census cs;
+		ds_census(&r->b, r->n, NULL, r->scratch, &cs);
+		char *trouble = ds_scan_trouble(&r->b);
+		if (trouble || cs.missing || cs.repeated || cs.dots != 1 || cs.dotdots != 1) {
+			char *d = ds_census_describe(&cs);
+			aw_fail(ctx, "unmodified_once", "with %u names removed and %u added during "
+				"the scan: %s%s%s", c.done, c.done, d, trouble && *d ? "; " : "",
+				trouble ? trouble : "");
+			free(d);
+		} else {
+			aw_pass(ctx, "unmodified_once");
+		}
+		free(trouble);
+		aw_note(ctx, "unmodified_once: %u removed and %u added over %zu getdents64 calls; "
+			"%zu of the changed names were listed", c.done, c.done, r->b.calls, cs.added);
+	}
+	free(c.why);
+	for (uint32_t i = 0; i < m; i++) {
+		if (i >= c.done)
+			unlink_name(r, DC_ADDED_X, i);
+		else
+			unlink_name(r, DC_ADDED_Y, i);
+	}
+}
+
+/* The first tenth of the names, in the order of scan A (made afresh by
+ * the caller), deleted: do the others keep their cookies, and does
+ * seeking to them still work? */
+static void stable_after_unlink(struct dr *r)
+{
+	struct aw_ctx *ctx = r->ctx;
+	const char *obs = "stable_after_unlink";
+
+	if (!r->a.ended) {
+		aw_unobserved(ctx, obs, "the scan before deleting did not end normally");
+		return;
+	}
+	if (r->n < 2) {
+		aw_unobserved(ctx, obs, "needs 2 entries at least: one to delete, one to keep");
+		return;
+	}
+	record_offsets(r, &r->a);
+	uint32_t q = r->n / 10 ? r->n / 10 : 1, deleted = 0;
+	for (size_t i = 0; i < r->a.len && deleted < q; i++) {
+		uint32_t t = r->a.tag[i];
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n)
+			continue;
+		char name[DC_NAME_LEN + 1];
+		dc_name(DC_POP, dc_tag_num(t), name);
+		if (unlinkat(r->dirfd, name, 0) != 0) {
+			aw_unobserved(ctx, obs, "unlink %s: %s", name, errname(errno));
+			return;
+		}
+		r->dead[dc_tag_num(t)] = 1;
+		deleted++;
+	}
+	if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 || !r->b.ended) {
+		aw_unobserved(ctx, obs, "the scan after deleting did not end normally");
+		return;
+	}
+	size_t changed = 0, survivors = 0;
+	for (size_t i = 0; i < r->b.len; i++) {
+		uint32_t t = r->b.tag[i];
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n || r->dead[dc_tag_num(t)])
+			continue;
+		survivors++;
+		changed += r->off_by_num[dc_tag_num(t)] != r->b.off[i];
+	}
+	struct ds_census cs;
+	ds_census(&r->b, r->n, r->dead, r->scratch, &cs);
+
+	/* Seeks to old cookies of survivors, at most UNLINK_SAMPLE of them. */
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t step = r->a.len / UNLINK_SAMPLE + 1, tried = 0, wrong = 0;
+	char small[SEEK_BUF];
+	for (size_t p = 0; fd >= 0 && p + 1 < r->a.len; p += step) {
+		uint32_t t = r->a.tag[p], next = r->a.tag[p + 1];
+		if (!dc_tag_is(t, DC_POP) || !dc_tag_is(next, DC_POP) || dc_tag_num(t) >= r->n ||
+		    dc_tag_num(next) >= r->n || r->dead[dc_tag_num(t)] || r->dead[dc_tag_num(next)])
+			continue;
+		tried++;
+		long got = -1;
+		if (lseek(fd, (off_t)r->a.off[p], SEEK_SET) != (off_t)-1)
+			got = syscall(SYS_getdents64, fd, small, sizeof(small));
+		wrong += got <= 0 || dc_tag_of(small + 19) != next;
+	}
+	if (fd >= 0)
+		close(fd);
+
+	aw_note(ctx, "stable_after_unlink: %u of %u names deleted; %zu of %zu survivors have "
+		"another d_off; %zu of %zu sampled seeks to old cookies resumed elsewhere%s",
+		deleted, r->n, changed, survivors, wrong, tried,
+		cs.missing || cs.ghosts ? "; the listing lost or kept names" : "");
+	aw_observe(ctx, obs, "%s", changed ? "cookies_changed" : wrong ? "seeks_changed"
+		   : cs.missing || cs.ghosts ? "entries_changed" : "stable");
+}
+
+/* A scan while another process renames the surviving names back and
+ * forth (f -> r -> f ...), as generic/736 does: it must end, within 3N. */
+static void terminates_rename(struct dr *r)
+{
+	struct aw_ctx *ctx = r->ctx;
+	uint32_t *alive = xmalloc((r->n + 1) * sizeof(*alive));
+	uint32_t count = 0;
+	int sync[2];
+
+	for (uint32_t i = 0; i < r->n; i++)
+		if (!r->dead[i])
+			alive[count++] = i;
+	if (count == 0 || pipe2(sync, O_CLOEXEC) != 0) {
+		aw_error(ctx, "terminates_rename", "%s", count ? "pipe failed" : "no names left");
+		free(alive);
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		aw_error(ctx, "terminates_rename", "fork: %s", errname(errno));
+		close(sync[0]);
+		close(sync[1]);
+		free(alive);
+		return;
+	}
+	if (pid == 0) {
+		char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
+		unsigned long renamed = 0;
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(sync[0]);
+		for (unsigned round = 0; round < 1000; round++) {
+			for (uint32_t i = 0; i < count; i++) {
+				dc_name(round % 2 ? DC_RENAMED : DC_POP, alive[i], from);
+				dc_name(round % 2 ? DC_POP : DC_RENAMED, alive[i], to);
+				(void)renameat(r->dirfd, from, r->dirfd, to);
+				if (++renamed == 64)
+					(void)!write(sync[1], "g", 1);
+			}
+		}
+		_exit(0);
+	}
+	close(sync[1]);
+	char go;
+	while (read(sync[0], &go, 1) < 0 && errno == EINTR)
+		;
+	close(sync[0]);
+
+	struct ds_scan_opts o = { .cap = 3 * ((size_t)count + 2) + 1000, .bufsize = DS_BIG_BUF };
+	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	char *trouble = ds_scan_trouble(&r->b);
+	if (rc != 0 && !trouble)
+		aw_error(ctx, "terminates_rename", "scanning: %s", errname(r->b.err));
+	else if (trouble)
+		aw_fail(ctx, "terminates_rename", "while %u names were being renamed: %s", count,
+			trouble);
+	else
+		aw_pass(ctx, "terminates_rename");
+	aw_note(ctx, "terminates_rename: %zu entries listed while renaming %u names (bound %zu)",
+		r->b.len, count, o.cap);
+	free(trouble);
+	free(alive);
+}
+
+/* ---- timing ---- */
+
+/* With --dirent-timing yes: the same directory read bare, for a ratio. */
+static void bare_timing(struct dr *r, double *scan_s, double *seek_s)
+{
+	double t0 = aw_now();
+	uint64_t *offs = xmalloc(((size_t)r->n + 2) * sizeof(*offs));
+	size_t k = 0;
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long got;
+	while (fd >= 0 && (got = syscall(SYS_getdents64, fd, r->buf, DS_BIG_BUF)) > 0) {
+		for (long pos = 0; pos < got;) {
+			uint16_t reclen;
+			memcpy(&reclen, r->buf + pos + 16, sizeof(reclen));
+			if (k < (size_t)r->n + 2)
+				memcpy(&offs[k++], r->buf + pos + 8, sizeof(*offs));
+			pos += reclen ? reclen : got;
+		}
+	}
+	*scan_s = elapsed(t0);
+	t0 = aw_now();
+	char small[SEEK_BUF];
+	for (size_t i = 0; fd >= 0 && i < k; i++) {
+		lseek(fd, (off_t)offs[i], SEEK_SET);
+		(void)syscall(SYS_getdents64, fd, small, sizeof(small));
+	}
+	*seek_s = elapsed(t0);
+	if (fd >= 0)
+		close(fd);
+	free(offs);
+}
+
+/* ---- the run ---- */
+
+static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs *fs,
+		 uint32_t n)
+{
+	struct dr r = {
+		.ctx = ctx, .t = t, .dirfd = fs->dirfd, .n = n,
+		.cap = 3 * ((size_t)n + 2) + 1000,
+		.progress = n >= PROGRESS_FROM && isatty(STDERR_FILENO),
+	};
+	const char *timing = aw_param(ctx, "dirent-timing");
+	char *why = NULL;
+	double t0 = aw_now();
+
+	if (dc_set_init(&r.set, (size_t)n + 2) != 0) {
+		aw_error_rest(ctx, "out of memory for %u entries", n);
+		return;
+	}
+	r.buf = xmalloc(DS_BIG_BUF);
+	r.off_by_num = xcalloc(n, sizeof(*r.off_by_num));
+	r.scratch = xcalloc(n, 1);
+	r.dead = xcalloc(n, 1);
+
+	if (make_files(&r, DC_POP, n, &why) != 0) {
+		aw_error_rest(ctx, "%s", why);
+		free(why);
+		goto out;
+	}
+	double create_s = elapsed(t0), bare_scan = 0, bare_seek = 0;
+	if (timing && strcmp(timing, "yes") == 0)
+		bare_timing(&r, &bare_scan, &bare_seek);
+
+	double t1 = aw_now(), phase[6];
+	char *complete_msg = NULL;
+	if (!baseline(&r, &complete_msg))
+		goto out;
+	phase[0] = aw_now();
+	dirent_compat32(ctx, r.dirfd, (size_t)n + 2, r.cap);
+	phase[1] = aw_now();
+	unmodified_once(&r);
+	phase[2] = aw_now();
+	/* The changes are over: a fresh open must list the names again. */
+	if (ds_scan_fresh(r.dirfd, r.buf, BIG_SCAN(&r), &r.set, &r.a) != 0 && !r.a.err)
+		r.a.err = ENOMEM;
+	census_into(&r, &r.a, "a fresh scan after the changes of unmodified_once", &complete_msg);
+	if (complete_msg)
+		aw_fail(ctx, "complete", "%s", complete_msg);
+	else
+		aw_pass(ctx, "complete");
+	free(complete_msg);
+	phase[3] = aw_now();
+	stable_after_unlink(&r);
+	phase[4] = aw_now();
+	terminates_rename(&r);
+	phase[5] = aw_now();
+	double checks_s = elapsed(t1);
+
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	/* Per entry only where the entries, not the program, dominate. */
+	char per_entry[48] = "";
+	if (n >= 10000)
+		snprintf(per_entry, sizeof(per_entry), " (%.0f bytes per entry)",
+			 (double)ru.ru_maxrss * 1024 / n);
+	aw_note(ctx, "timing: %u entries created in %.3f s, checked in %.3f s (scans and seeks "
+		"%.3f, compat32 %.3f, unmodified_once %.3f, rescan %.3f, stable_after_unlink %.3f, "
+		"terminates_rename %.3f); peak RSS %.1f MiB%s", n, create_s, checks_s,
+		phase[0] - t1, phase[1] - phase[0], phase[2] - phase[1], phase[3] - phase[2],
+		phase[4] - phase[3], phase[5] - phase[4], (double)ru.ru_maxrss / 1024, per_entry);
+	if (timing && strcmp(timing, "yes") == 0)
+		aw_note(ctx, "bench: entries %u checks %.3f s bare_scan %.3f s bare_seeks %.3f s "
+			"ratio %.2f", n, checks_s, bare_scan, bare_seek,
+			bare_scan + bare_seek > 0 ? checks_s / (bare_scan + bare_seek) : 0.0);
+out:
+	ds_scan_free(&r.a);
+	ds_scan_free(&r.b);
+	dc_set_free(&r.set);
+	free(r.buf);
+	free(r.off_by_num);
+	free(r.scratch);
+	free(r.dead);
+}
+
+/* Every name the probe may have made, by name. */
+static void unlink_ours(int dirfd, uint32_t n)
+{
+	/* unmodified_once removes its x and y names by name already. */
+	static const enum dc_kind kinds[] = { DC_POP, DC_RENAMED };
+	char name[DC_NAME_LEN + 1];
+	for (size_t k = 0; k < AW_ARRAY_SIZE(kinds); k++) {
+		for (uint32_t i = 0; i < n; i++) {
+			dc_name(kinds[k], i, name);
+			(void)unlinkat(dirfd, name, 0);
+		}
+	}
+}
+
+/* The path backend works on the host: the work runs in a child, so that
+ * the subdirectory is removed however the work ends (short of a SIGKILL
+ * of the whole probe, which the runner sends only at its timeout). */
+static void guarded(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs *fs,
+		    uint32_t n)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		aw_error_rest(ctx, "fork: %s", errname(errno));
+		return;
+	}
+	if (pid == 0) {
+		work(ctx, t, fs, n);
+		_exit(0);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* What it did not report, the runner reports as errors. */
+	if (WIFSIGNALED(status))
+		aw_note(ctx, "the probe's worker was killed by signal %d (%s)", WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+}
+
+void dirent_run(struct aw_ctx *ctx)
+{
+	const struct dirent_target *t = aw_probe_data(ctx);
+	long long n = aw_param_long(ctx, "entries", DIRENT_DEFAULT_ENTRIES);
+	struct aw_fs_opts o = {
+		.base = aw_tmpdir(ctx), .entries = (unsigned long)n,
+		.host_dirfd = aw_host_dirfd(ctx), .host_label = t->label,
+	};
+	struct aw_fs fs;
+	char *why = NULL;
+	double t0 = aw_now();
+
+	if (n < 1 || n > DC_MAX_ENTRIES) {
+		aw_error_rest(ctx, "--entries %lld is out of range", n);
+		return;
+	}
+	enum aw_fs_rc rc = aw_fs_prepare(t->backend, &o, &fs, &why);
+	if (rc == AW_FS_SKIP) {
+		aw_skip_rest(ctx, "%s", why);
+		free(why);
+		return;
+	}
+	if (rc != AW_FS_OK) {
+		aw_error_rest(ctx, "%s", why);
+		free(why);
+		return;
+	}
+	aw_note(ctx, "%s (set up in %.3f s)", fs.detail, elapsed(t0));
+	if (t->backend->host_state) {
+		guarded(ctx, t, &fs, (uint32_t)n);
+		/* A filesystem that hides names from readdir (the defects
+		 * these probes look for) would keep them from the listing
+		 * aw_fs_release() removes: remove ours by name as well. */
+		(void)aw_remove_tree(fs.dirfd);
+		unlink_ours(fs.dirfd, (uint32_t)n);
+	} else {
+		work(ctx, t, &fs, (uint32_t)n);
+	}
+	if (aw_fs_release(&fs, &why) != 0)
+		aw_note(ctx, "clean-up: %s", why ? why : "failed");
+	free(why);
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The dirent family: directory-stream cookies (getdents64 d_off,
+ * telldir/seekdir, lseek on a directory) on each filesystem, at scale, for
+ * 64- and 32-bit callers: the interface whose widening on ext4 in 2012
+ * broke GlusterFS for a year (docs/catalogue.md, "dirent").  One probe per
+ * backend (src/backends/), all sharing dirent_run(); --path LABEL=DIR adds
+ * one for a directory the user names.
+ */
+#include "dirent.h"
+#include "cookies.h"
+#include "core/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DIRENT_TIMEOUT_S 300
+
+const struct aw_item dirent_items[] = {
+	AW_CHECK_ITEM("unique", "no two entries of one full getdents64 scan share a d_off"),
+	AW_CHECK_ITEM("complete", "every created name exactly once plus . and .., also after "
+		      "lseek(fd, 0) and rewinddir()"),
+	AW_CHECK_ITEM("seek_resume", "lseek(fd, d_off) + getdents64 resumes at the next entry "
+		      "(every entry), and so does seekdir(telldir()) (256 sampled positions)"),
+	AW_CHECK_ITEM("telldir_matches_doff", "telldir() after readdir() equals that entry's d_off"),
+	AW_CHECK_ITEM("terminates", "a scan ends: no (name, d_off) pair twice, at most 3N+1000 entries"),
+	AW_CHECK_ITEM("terminates_rename", "a scan ends within 3N+1000 entries while another "
+		      "process renames the entries (generic/736)"),
+	AW_CHECK_ITEM("unmodified_once", "names not touched are returned exactly once while N/20 "
+		      "others are removed and N/20 added during the scan"),
+	AW_OBS_ITEM("cookie_bits", "bits of the largest d_off but the end-of-directory one",
+		    .change = "programs packing data above d_off (GlusterFS DHT) lose or corrupt it"),
+	AW_OBS_ITEM("eof_cookie", "d_off of the last entry (the end-of-directory cookie), hex",
+		    .change = "programs comparing d_off with a sentinel stop early or loop"),
+	AW_OBS_ITEM("signed", "whether any d_off is negative as off_t (yes/no)",
+		    .change = "programs treating a negative d_off as an error or as unset break"),
+	AW_OBS_ITEM("headroom_bits", "64 minus cookie_bits: what an encoder may pack above d_off",
+		    .change = "encoders that multiply d_off (x * N + i) overflow"),
+	AW_OBS_ITEM("duplicates", "entries whose d_off an earlier entry of another name had",
+		    .change = "resuming at a shared cookie repeats or skips entries (NFS, telldir users)"),
+	AW_OBS_ITEM("reopen_stable", "each name has the same d_off after a fresh open (yes/no)",
+		    .change = "cookies kept across opens (NFS servers, caches) point elsewhere"),
+	AW_OBS_ITEM("stable_after_unlink", "after deleting the first tenth: stable, cookies_changed, "
+		    "seeks_changed or entries_changed",
+		    .change = "a reader that deletes as it goes skips or repeats entries after seekdir"),
+	AW_OBS_ITEM("order", "listing order: creation, reverse_creation, hash or other",
+		    .change = "programs relying on listing order (tests, archivers) see another order"),
+	AW_OBS_ITEM("compat32.cookie_bits", "cookie_bits for a 32-bit (compat syscall) caller",
+		    .change = "32-bit programs storing d_off or telldir() in 32 bits truncate it"),
+	AW_OBS_ITEM("compat32.eof_cookie", "eof_cookie for a 32-bit caller, hex"),
+	AW_OBS_ITEM("compat32.duplicates", "duplicates for a 32-bit caller (31-bit hashes collide)",
+		    .change = "32-bit programs (and NFS with 32-bit cookies) repeat or skip entries"),
+	AW_OBS_ITEM("compat32.nonlfs_readdir", "a 32-bit non-LFS readdir(3): complete, or the "
+		    "errno (EOVERFLOW) and after how many entries",
+		    .change = "32-bit programs built without _FILE_OFFSET_BITS=64 cannot list the directory"),
+	AW_ITEMS_END
+};
+
+static const int admin_caps[] = { CAP_SYS_ADMIN, -1 };
+static const char *const loop_kconfig[] = { "CONFIG_BLK_DEV_LOOP", NULL };
+
+static const char *const tags_common[] = {
+	"posix:readdir", "posix:seekdir", "posix:telldir", "man:readdir(3)", "man:telldir(3)",
+	"man:seekdir(3)", "man:getdents(2)", "xfstests:generic/257", "xfstests:generic/471",
+	"xfstests:generic/676", "xfstests:generic/736", NULL,
+};
+static const char *const tags_ext4[] = {
+	"linux-git:d1f5273e9adb", "linux-git:c689bdd3bffa", "posix:readdir", "man:readdir(3)",
+	"man:telldir(3)", "man:getdents(2)", "xfstests:generic/257", "xfstests:xfs/197", NULL,
+};
+static const char *const tags_tmpfs[] = {
+	"linux-git:a2e459555c5f", "linux-git:6faddda69f62", "linux-git:0e4a862174f2",
+	"linux-git:64a7ce76fb90", "linux-git:b662d858131d", "linux-git:68a3a6500314",
+	"linux-git:b9b588f22a0c", "posix:readdir", "man:readdir(3)", "xfstests:generic/736", NULL,
+};
+static const char *const tags_btrfs[] = {
+	"linux-git:9b378f6ad48c", "posix:readdir", "man:readdir(3)", "xfstests:generic/471", NULL,
+};
+
+static const struct dirent_target t_tmpfs = { &aw_backend_tmpfs, "tmpfs" };
+static const struct dirent_target t_ext4 = { &aw_backend_ext4, "ext4" };
+static const struct dirent_target t_xfs = { &aw_backend_xfs, "xfs" };
+static const struct dirent_target t_btrfs = { &aw_backend_btrfs, "btrfs" };
+static const struct dirent_target t_overlay = { &aw_backend_overlay, "overlay" };
+static const struct dirent_target t_overlay_single = { &aw_backend_overlay_single,
+						       "overlay_single" };
+
+#define DIRENT_PROBE(nm, sum, target, tagv, ...)                                   \
+	{ .name = (nm), .summary = (sum), .run = dirent_run, .items = dirent_items, \
+	  .tags = (tagv), .timeout_s = DIRENT_TIMEOUT_S, .data = &(target), __VA_ARGS__ }
+
+static const struct aw_probe dirent_probes[] = {
+	DIRENT_PROBE("tmpfs", "directory cookies on a fresh tmpfs", t_tmpfs, tags_tmpfs),
+	DIRENT_PROBE("ext4", "directory cookies on a fresh ext4 (pinned hash seed), loop-mounted",
+		     t_ext4, tags_ext4, .needs = { .caps = admin_caps, .kconfig = loop_kconfig }),
+	DIRENT_PROBE("xfs", "directory cookies on a fresh XFS, loop-mounted", t_xfs, tags_common,
+		     .needs = { .caps = admin_caps, .kconfig = loop_kconfig }),
+	DIRENT_PROBE("btrfs", "directory cookies on a fresh btrfs, loop-mounted", t_btrfs,
+		     tags_btrfs, .needs = { .caps = admin_caps, .kconfig = loop_kconfig }),
+	DIRENT_PROBE("overlay", "directory cookies in a merged overlayfs directory (tmpfs layers)",
+		     t_overlay, tags_common),
+	DIRENT_PROBE("overlay_single", "directory cookies in an upper-only overlayfs directory",
+		     t_overlay_single, tags_common),
+	AW_PROBES_END
+};
+
+/* ---- options ---- */
+
+static int check_entries(const char *value, char **why)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(value, &end, 10);
+	if (errno || end == value || *end || v < 1 || v > DC_MAX_ENTRIES) {
+		*why = xasprintf("--entries takes a whole number from 1 to %u, not '%s'",
+				 DC_MAX_ENTRIES, value);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_timing(const char *value, char **why)
+{
+	if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0)
+		return 0;
+	*why = xasprintf("--dirent-timing takes yes or no, not '%s'", value);
+	return -1;
+}
+
+/* Labels given so far, so that two --path options cannot make one name. */
+static char **labels;
+static size_t nlabels;
+
+static bool label_taken(const char *label)
+{
+	for (const struct aw_probe *p = dirent_probes; p->name; p++)
+		if (strcmp(p->name, label) == 0)
+			return true;
+	for (size_t i = 0; i < nlabels; i++)
+		if (labels[i] && strcmp(labels[i], label) == 0)
+			return true;
+	return false;
+}
+
+static char *errno_or_notdir(const char *value, const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return xasprintf("--path %s: %s: %s", value, dir, strerror(errno));
+	return xasprintf("--path %s: %s is not a directory", value, dir);
+}
+
+static struct aw_probe *path_instantiate(const char *value, char **why)
+{
+	const char *eq = strchr(value, '=');
+	if (!eq || eq == value || !eq[1]) {
+		*why = xasprintf("--path takes LABEL=DIR (as nfs=/mnt/nfs), not '%s'", value);
+		return NULL;
+	}
+	char *label = xasprintf("%.*s", (int)(eq - value), value);
+	for (const char *c = label; *c; c++) {
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') {
+			*why = xasprintf("--path %s: the label may hold letters, digits, '_' and '-' only",
+					 value);
+			free(label);
+			return NULL;
+		}
+	}
+	if (label_taken(label)) {
+		*why = xasprintf("--path %s: dirent.%s exists already; choose another label", value,
+				 label);
+		free(label);
+		return NULL;
+	}
+	const char *dir = eq + 1;
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		*why = errno_or_notdir(value, dir);
+		free(label);
+		return NULL;
+	}
+	char *real = realpath(dir, NULL);
+	struct dirent_target *t = xcalloc(1, sizeof(*t));
+	t->backend = &aw_backend_path;
+	t->label = label;
+	struct aw_probe *p = xcalloc(1, sizeof(*p));
+	p->name = label;
+	p->summary = xasprintf("directory cookies in a fresh subdirectory of %s", real ? real : dir);
+	p->run = dirent_run;
+	p->items = dirent_items;
+	p->tags = tags_common;
+	p->timeout_s = DIRENT_TIMEOUT_S;
+	p->data = t;
+	p->host_path = real ? real : xstrdup(dir);
+	labels = xrealloc(labels, (nlabels + 1) * sizeof(*labels));
+	labels[nlabels++] = label;
+	return p;
+}
+
+static void path_release(struct aw_probe *p)
+{
+	for (size_t i = 0; i < nlabels; i++)
+		if (labels[i] == p->name)
+			labels[i] = NULL;
+	free((void *)((const struct dirent_target *)p->data));
+	free((char *)p->name);
+	free((char *)p->summary);
+	free((char *)p->host_path);
+	free(p);
+}
+
+static const struct aw_param dirent_params[] = {
+	{ .name = "fs", .metavar = "NAME[,NAME...]", .selects = true,
+	  .help = "dirent: the filesystems to probe (tmpfs, ext4, xfs, btrfs, overlay, overlay_single)" },
+	{ .name = "path", .metavar = "LABEL=DIR", .instantiate = path_instantiate,
+	  .release = path_release,
+	  .help = "dirent: also probe a fresh subdirectory of DIR, as dirent.LABEL" },
+	{ .name = "entries", .metavar = "N", .check = check_entries,
+	  .help = "dirent: files per directory, 1 to 1000000 (default 10000)" },
+	{ .name = "dirent-timing", .metavar = "yes|no", .check = check_timing,
+	  .help = "dirent: also time bare scans of each directory and note the ratio" },
+	{ .name = NULL },
+};
+
+static const struct aw_probe *const tables[] = { dirent_probes, NULL };
+
+static const struct aw_family dirent_family = {
+	.name = "dirent",
+	.summary = "directory-stream cookies (getdents64 d_off, telldir, seekdir) per filesystem, "
+		   "for 64- and 32-bit callers",
+	.tables = tables,
+	.params = dirent_params,
+};
+
+AW_FAMILY(dirent_family);

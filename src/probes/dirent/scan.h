@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Directory scans through the raw getdents64 syscall, recorded entry by
+ * entry, with cycle and shared-cookie detection on the way and a bound on
+ * the entries read, and the census of what a scan returned. */
+#ifndef ABIWATCH_DIRENT_SCAN_H
+#define ABIWATCH_DIRENT_SCAN_H
+
+#include "cookies.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DS_BIG_BUF (1u << 20)
+
+struct ds_scan {
+	uint32_t *tag;        /* per entry, in the order returned */
+	uint64_t *off;        /* its d_off */
+	size_t len, alloc;
+	size_t calls;         /* getdents64 calls that returned entries */
+	bool ended;           /* getdents64 returned 0 */
+	bool capped;          /* stopped at the bound */
+	bool cycle;           /* stopped at a (name, d_off) pair seen before */
+	int err;              /* errno of a failed getdents64, else 0 */
+	uint64_t cycle_cookie;
+	uint32_t cycle_tag;
+	size_t shared;        /* entries with a d_off an earlier entry of
+				 another name had */
+	uint64_t shared_cookie;
+	uint32_t shared_tags[2];
+};
+
+struct ds_scan_opts {
+	size_t cap;           /* stop after this many entries */
+	size_t bufsize;       /* bytes per getdents64 call, <= DS_BIG_BUF */
+	/* Called after each getdents64 call that returned entries. */
+	void (*after_call)(void *arg, const struct ds_scan *s);
+	void *arg;
+};
+
+/* Scan fd from where it stands; buf holds bufsize bytes; set is cleared
+ * first.  Returns 0, or -1 when memory ran out (s->err = ENOMEM). */
+int ds_scan_fd(int fd, char *buf, const struct ds_scan_opts *o, struct dc_set *set,
+	       struct ds_scan *s);
+/* The same through a fresh descriptor of dirfd's directory.  -1 with
+ * s->err when it cannot be opened. */
+int ds_scan_fresh(int dirfd, char *buf, const struct ds_scan_opts *o, struct dc_set *set,
+		  struct ds_scan *s);
+void ds_scan_free(struct ds_scan *s);
+/* The last entry's d_off (the end-of-directory cookie), and the largest
+ * of the others as unsigned; whether any was negative. */
+uint64_t ds_eof_cookie(const struct ds_scan *s);
+uint64_t ds_max_cookie(const struct ds_scan *s);
+bool ds_any_negative(const struct ds_scan *s);
+/* Why a scan did not end well, as a sentence, or NULL (malloc'd). */
+char *ds_scan_trouble(const struct ds_scan *s);
+
+/* What a scan returned of the n population files (f0000000...), those
+ * marked dead excluded (dead may be NULL). */
+struct ds_census {
+	size_t missing, repeated, ghosts, dots, dotdots, strangers, added;
+	uint32_t first_missing, first_repeated, first_ghost;
+};
+void ds_census(const struct ds_scan *s, uint32_t n, const uint8_t *dead, uint8_t *scratch,
+	       struct ds_census *c);
+bool ds_census_ok(const struct ds_census *c);
+/* "f0000003 missing; ..." (malloc'd). */
+char *ds_census_describe(const struct ds_census *c);
+
+#endif

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Queue names and the errors of mq_open() and mq_unlink() that do not
+ * depend on the limits: the "/name" format (POSIX leaves the rest to the
+ * implementation; glibc requires the slash and strips it, the kernel
+ * refuses any further slash), NAME_MAX, ENOENT, EEXIST, EACCES from the
+ * mode bits (as uid 65534 in a child: capabilities, not uid 0, decide),
+ * EMFILE from RLIMIT_NOFILE (a queue descriptor is a file descriptor on
+ * Linux, closed on exec as POSIX exec() requires), the atomicity of
+ * O_EXCL, and unlinking a queue that is still open.
+ */
+#include "mq_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define QNAME "/aw_names"
+
+static const struct aw_item names_items[] = {
+	AW_OBS_ITEM("no_leading_slash.libc", "errno of the C library's mq_open(\"aw_noslash\", O_CREAT), or success"),
+	AW_OBS_ITEM("no_leading_slash.syscall", "errno of the mq_open system call for \"aw_noslash\", or success"),
+	AW_CHECK_ITEM("eacces_second_slash", "a name with a slash after the first (\"/aw/x\") fails with EACCES"),
+	AW_CHECK_ITEM("einval_empty", "the empty name fails with EINVAL"),
+	AW_OBS_ITEM("slash_alone", "errno of mq_open(\"/\", O_CREAT), or success"),
+	AW_CHECK_ITEM("name_max_accepted", "a name of NAME_MAX (255) characters after the slash is accepted"),
+	AW_CHECK_ITEM("enametoolong", "a name of NAME_MAX + 1 characters after the slash fails with ENAMETOOLONG"),
+	AW_CHECK_ITEM("enoent_without_creat", "opening a queue that does not exist, without O_CREAT, fails with ENOENT"),
+	AW_CHECK_ITEM("eexist_with_excl", "O_CREAT | O_EXCL on an existing queue fails with EEXIST"),
+	AW_OBS_ITEM("access_mode_3", "errno of mq_open with O_WRONLY | O_RDWR, or success"),
+	AW_CHECK_ITEM("eacces_mode_bits", "without privilege, opening for an access the mode bits deny fails with EACCES, and one they grant works"),
+	AW_CHECK_ITEM("emfile_rlimit_nofile", "with RLIMIT_NOFILE exhausted, mq_open fails with EMFILE"),
+	AW_OBS_ITEM("emfile_leaves_queue", "yes when an mq_open(O_CREAT) failing with EMFILE still created the queue"),
+	AW_CHECK_ITEM("excl_exactly_one", "of 8 processes racing to create one name with O_CREAT | O_EXCL, exactly one succeeds"),
+	AW_CHECK_ITEM("closed_on_exec", "a queue descriptor from mq_open has FD_CLOEXEC set: exec closes it"),
+	AW_CHECK_ITEM("close_ebadf", "mq_close of a descriptor that is not open fails with EBADF"),
+	AW_CHECK_ITEM("persists_after_close", "a queue stays after its last descriptor is closed, messages included"),
+	AW_CHECK_ITEM("unlink_while_open", "mq_unlink of an open queue succeeds and the open descriptor keeps working"),
+	AW_CHECK_ITEM("unlink_name_gone", "after mq_unlink, the name is free: ENOENT without O_CREAT, a new empty queue with it"),
+	AW_CHECK_ITEM("unlink_enoent", "mq_unlink of a name that does not exist fails with ENOENT"),
+	AW_CHECK_ITEM("unlink_eacces", "mq_unlink of another user's queue without privilege fails with EACCES"),
+	AW_CHECK_ITEM("unlink_enametoolong", "mq_unlink of a name of NAME_MAX + 1 characters fails with ENAMETOOLONG"),
+	AW_ITEMS_END
+};
+
+static const struct mqu_shape tiny = { 2, 16 };
+
+/* "/" followed by n copies of 'n'. */
+static void long_name(char *buf, size_t n)
+{
+	buf[0] = '/';
+	memset(buf + 1, 'n', n);
+	buf[n + 1] = '\0';
+}
+
+/* mq_open(name, O_RDWR | O_CREAT, ...) through the C library; the queue
+ * is removed again.  0 or -errno. */
+static int libc_create(const char *name)
+{
+	mqd_t q = mq_open(name, O_RDWR | O_CREAT, 0600, NULL);
+
+	if (q == (mqd_t)-1)
+		return -errno;
+	mq_close(q);
+	mq_unlink(name);
+	return 0;
+}
+
+static void expect_errno(struct aw_ctx *ctx, const char *check, int got, int want,
+			 const char *what)
+{
+	aw_expect(ctx, check, got == -want, "%s: expected %s, got %s", what,
+		  mqu_errname(want), mqu_errname(got));
+}
+
+static void observe_formats(struct aw_ctx *ctx)
+{
+	aw_observe(ctx, "no_leading_slash.libc", "%s", mqu_errname(libc_create("aw_noslash")));
+	/* The kernel sees the name after the C library removed the slash. */
+	long fd = syscall(SYS_mq_open, "aw_noslash", O_RDWR | O_CREAT | O_EXCL, 0600, NULL);
+	int rc = fd < 0 ? -errno : 0;
+	if (fd >= 0) {
+		close((int)fd);
+		syscall(SYS_mq_unlink, "aw_noslash");
+	}
+	aw_observe(ctx, "no_leading_slash.syscall", "%s", mqu_errname(rc));
+	expect_errno(ctx, "eacces_second_slash", libc_create("/aw/x"), EACCES, "\"/aw/x\"");
+	expect_errno(ctx, "einval_empty", libc_create(""), EINVAL, "\"\"");
+	aw_observe(ctx, "slash_alone", "%s", mqu_errname(libc_create("/")));
+}
+
+static void check_name_max(struct aw_ctx *ctx)
+{
+	char name[NAME_MAX + 3];
+
+	long_name(name, NAME_MAX);
+	int rc = libc_create(name);
+	aw_expect(ctx, "name_max_accepted", rc == 0, "a %d-character name: %s", NAME_MAX,
+		  mqu_errname(rc));
+	long_name(name, NAME_MAX + 1);
+	expect_errno(ctx, "enametoolong", libc_create(name), ENAMETOOLONG,
+		     "a name of NAME_MAX + 1 characters");
+	expect_errno(ctx, "unlink_enametoolong", (int)mqu_rc(mq_unlink(name)), ENAMETOOLONG,
+		     "mq_unlink of a name of NAME_MAX + 1 characters");
+}
+
+static void check_existence(struct aw_ctx *ctx)
+{
+	mq_unlink(QNAME);
+	expect_errno(ctx, "enoent_without_creat", (int)mqu_rc(mq_open(QNAME, O_RDWR)), ENOENT,
+		     "mq_open without O_CREAT");
+	expect_errno(ctx, "unlink_enoent", (int)mqu_rc(mq_unlink(QNAME)), ENOENT,
+		     "mq_unlink of a name that does not exist");
+	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
+	if (q < 0) {
+		aw_error(ctx, "eexist_with_excl", "creating %s: %s", QNAME, mqu_errname(q));
+		aw_error(ctx, "access_mode_3", "creating %s: %s", QNAME, mqu_errname(q));
+		return;
+	}
+	int rc = (int)mqu_rc(mq_open(QNAME, O_RDWR | O_CREAT | O_EXCL, 0600, NULL));
+	if (rc >= 0)
+		mq_close(rc);
+	expect_errno(ctx, "eexist_with_excl", rc < 0 ? rc : 0, EEXIST, "O_CREAT | O_EXCL again");
+	rc = (int)mqu_rc(mq_open(QNAME, O_WRONLY | O_RDWR));
+	if (rc >= 0)
+		mq_close(rc);
+	aw_observe(ctx, "access_mode_3", "%s", mqu_errname(rc < 0 ? rc : 0));
+	mq_close(q);
+	mq_unlink(QNAME);
+}
+
+/* In a child that is uid 65534: the errno of each open, as one byte each. */
+struct access_try {
+	const char *name;
+	int oflag;
+};
+
+static const struct access_try access_tries[] = {
+	{ "/aw_mode_0640", O_RDONLY }, /* other may not read */
+	{ "/aw_mode_0640", O_WRONLY },
+	{ "/aw_mode_0604", O_RDONLY }, /* other may read */
+	{ "/aw_mode_0604", O_WRONLY },
+	{ "/aw_mode_0604", O_RDWR },
+};
+
+struct access_result {
+	int become; /* mqu_become_user() */
+	int rc[AW_ARRAY_SIZE(access_tries)];
+	int unlink_rc;
+};
+
+static int access_child(void *arg)
+{
+	struct access_result *r = arg;
+
+	if ((r->become = mqu_become_user(MQU_NOBODY, MQU_NOBODY)) != 0)
+		return 1;
+	for (size_t i = 0; i < AW_ARRAY_SIZE(access_tries); i++) {
+		mqd_t q = mq_open(access_tries[i].name, access_tries[i].oflag);
+		r->rc[i] = q == (mqd_t)-1 ? -errno : 0;
+		if (q != (mqd_t)-1)
+			mq_close(q);
+	}
+	r->unlink_rc = (int)mqu_rc(mq_unlink("/aw_mode_0604"));
+	return 0;
+}
+
+static void report_access(struct aw_ctx *ctx, const struct access_result *r)
+{
+	static const int want[] = { EACCES, EACCES, 0, EACCES, EACCES };
+
+	for (size_t i = 0; i < AW_ARRAY_SIZE(access_tries); i++) {
+		if (r->rc[i] == -want[i])
+			continue;
+		aw_fail(ctx, "eacces_mode_bits", "uid %d opening %s (owned by uid 0) with %s: "
+			"expected %s, got %s", MQU_NOBODY, access_tries[i].name,
+			access_tries[i].oflag == O_RDONLY ? "O_RDONLY" :
+			access_tries[i].oflag == O_WRONLY ? "O_WRONLY" : "O_RDWR",
+			mqu_errname(want[i]), mqu_errname(r->rc[i]));
+		goto unlink;
+	}
+	aw_pass(ctx, "eacces_mode_bits");
+unlink:
+	expect_errno(ctx, "unlink_eacces", r->unlink_rc, EACCES,
+		     "uid 65534 unlinking a queue of uid 0");
+}
+
+static void check_access(struct aw_ctx *ctx)
+{
+	int a = mqu_open_new("/aw_mode_0640", O_RDWR, 0640, &tiny);
+	int b = mqu_open_new("/aw_mode_0604", O_RDWR, 0604, &tiny);
+	struct access_result *r = mqu_shared_alloc(sizeof(*r));
+	int rc = a < 0 ? a : b < 0 ? b : r ? 0 : -ENOMEM;
+
+	/* The umask must not take bits away from the modes under test. */
+	if (rc == 0)
+		rc = fchmod(b, 0604) == 0 && fchmod(a, 0640) == 0 ? 0 : -errno;
+	if (rc == 0)
+		rc = mqu_child_run(access_child, r, 5000);
+	if (rc == 1 && r->become != 0) {
+		aw_skip(ctx, "eacces_mode_bits", "%s", mqu_become_user_why(r->become));
+		aw_skip(ctx, "unlink_eacces", "%s", mqu_become_user_why(r->become));
+	} else if (rc != 0) {
+		aw_error(ctx, "eacces_mode_bits", "setting up or running the child: %s",
+			 rc > 0 ? "it failed" : mqu_errname(rc));
+		aw_error(ctx, "unlink_eacces", "setting up or running the child");
+	} else {
+		report_access(ctx, r);
+	}
+	mqu_shared_free(r, sizeof(*r));
+	if (a >= 0)
+		mq_close(a);
+	if (b >= 0)
+		mq_close(b);
+	mq_unlink("/aw_mode_0640");
+	mq_unlink("/aw_mode_0604");
+}
+
+static void check_emfile(struct aw_ctx *ctx)
+{
+	struct rlimit old, none;
+
+	mq_unlink(QNAME);
+	if (getrlimit(RLIMIT_NOFILE, &old) != 0) {
+		aw_error(ctx, "emfile_rlimit_nofile", "getrlimit: %s", mqu_errname(errno));
+		aw_unobserved(ctx, "emfile_leaves_queue", "getrlimit failed");
+		return;
+	}
+	/* No descriptor at all may be opened; the soft limit goes back up
+	 * afterwards, which needs no privilege. */
+	none = (struct rlimit){ 0, old.rlim_max };
+	int rc = setrlimit(RLIMIT_NOFILE, &none) == 0 ? 0 : -errno;
+	int open_rc = rc ? rc : (int)mqu_rc(mq_open(QNAME, O_RDWR | O_CREAT, 0600, NULL));
+	setrlimit(RLIMIT_NOFILE, &old);
+	if (open_rc >= 0 && !rc)
+		mq_close(open_rc);
+	expect_errno(ctx, "emfile_rlimit_nofile", open_rc < 0 ? open_rc : 0, EMFILE,
+		     "RLIMIT_NOFILE 0");
+	int left = (int)mqu_rc(mq_open(QNAME, O_RDONLY));
+	if (left >= 0)
+		mq_close(left);
+	if (open_rc == -EMFILE)
+		aw_observe(ctx, "emfile_leaves_queue", "%s", left >= 0 ? "yes" : "no");
+	else
+		aw_unobserved(ctx, "emfile_leaves_queue", "mq_open did not fail with EMFILE");
+	mq_unlink(QNAME);
+}
+
+#define RACERS 8
+
+struct race {
+	int go[2];
+};
+
+static int racer_child(void *arg)
+{
+	struct race *r = arg;
+	char c;
+
+	/* All start when the pipe's write end closes. */
+	close(r->go[1]);
+	if (read(r->go[0], &c, 1) != 0)
+		return 1;
+	mqd_t q = mq_open(QNAME, O_RDWR | O_CREAT | O_EXCL, 0600, &(struct mq_attr){ .mq_maxmsg = 1, .mq_msgsize = 16 });
+	return q == (mqd_t)-1 ? (errno == EEXIST ? 2 : 3) : 0;
+}
+
+static void check_excl_race(struct aw_ctx *ctx)
+{
+	struct race r;
+	pid_t pid[RACERS];
+	int started = 0, won = 0, lost = 0, other = 0;
+
+	mq_unlink(QNAME);
+	if (pipe(r.go) != 0) {
+		aw_error(ctx, "excl_exactly_one", "pipe: %s", mqu_errname(errno));
+		return;
+	}
+	for (; started < RACERS; started++)
+		if ((pid[started] = mqu_child_start(racer_child, &r)) < 0)
+			break;
+	close(r.go[1]);
+	for (int i = 0; i < started; i++) {
+		int st = mqu_child_wait(pid[i], 5000);
+		won += st == 0;
+		lost += st == 2;
+		other += st != 0 && st != 2;
+	}
+	close(r.go[0]);
+	mq_unlink(QNAME);
+	if (started < RACERS || other)
+		aw_error(ctx, "excl_exactly_one", "%d of %d racers started, %d failed otherwise",
+			 started, RACERS, other);
+	else
+		aw_expect(ctx, "excl_exactly_one", won == 1 && lost == RACERS - 1,
+			  "%d created the queue, %d got EEXIST (expected 1 and %d)", won, lost,
+			  RACERS - 1);
+}
+
+static void check_cloexec(struct aw_ctx *ctx)
+{
+	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
+	int fl = q < 0 ? q : fcntl(q, F_GETFD);
+
+	if (fl < 0)
+		aw_error(ctx, "closed_on_exec", "mq_open or fcntl: %s", mqu_errname(q < 0 ? q : -errno));
+	else
+		aw_expect(ctx, "closed_on_exec", fl & FD_CLOEXEC, "F_GETFD gives %#x", fl);
+	if (q >= 0)
+		mq_close(q);
+	mq_unlink(QNAME);
+}
+
+static void check_close(struct aw_ctx *ctx)
+{
+	int p[2];
+	int bad = (int)mqu_rc(mq_close(-1));
+	int closed = -EIO;
+
+	if (pipe(p) == 0) {
+		close(p[0]);
+		close(p[1]);
+		closed = (int)mqu_rc(mq_close(p[0]));
+	}
+	aw_expect(ctx, "close_ebadf", bad == -EBADF && closed == -EBADF,
+		  "mq_close(-1): %s, of a closed descriptor: %s", mqu_errname(bad), mqu_errname(closed));
+}
+
+static void check_persists(struct aw_ctx *ctx)
+{
+	struct mq_attr a = { 0 };
+	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
+	int rc = q < 0 ? q : mqu_send(q, "kept", 4, 1);
+
+	if (q >= 0)
+		mq_close(q);
+	q = rc ? rc : (int)mqu_rc(mq_open(QNAME, O_RDONLY));
+	rc = q < 0 ? q : mqu_getattr(q, &a);
+	aw_expect(ctx, "persists_after_close", rc == 0 && a.mq_curmsgs == 1,
+		  "reopening after mq_close: %s, mq_curmsgs %ld (expected 1)",
+		  mqu_errname(rc), (long)a.mq_curmsgs);
+	if (q >= 0)
+		mq_close(q);
+	mq_unlink(QNAME);
+}
+
+static void check_unlink_open(struct aw_ctx *ctx)
+{
+	char buf[16];
+	struct mq_attr a = { 0 };
+	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
+
+	if (q < 0) {
+		aw_error(ctx, "unlink_while_open", "creating %s: %s", QNAME, mqu_errname(q));
+		aw_error(ctx, "unlink_name_gone", "creating %s: %s", QNAME, mqu_errname(q));
+		return;
+	}
+	int rc = (int)mqu_rc(mq_unlink(QNAME));
+	int send = mqu_send(q, "old", 3, 0);
+	long got = mqu_recv(q, buf, sizeof(buf), NULL);
+	aw_expect(ctx, "unlink_while_open", rc == 0 && send == 0 && got == 3,
+		  "mq_unlink: %s; then mq_send: %s, mq_receive: %s", mqu_errname(rc),
+		  mqu_errname(send), got < 0 ? mqu_errname((int)got) : "success");
+	mqu_send(q, "old", 3, 0);
+	int again = (int)mqu_rc(mq_open(QNAME, O_RDWR));
+	int fresh = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
+	int arc = fresh < 0 ? fresh : mqu_getattr(fresh, &a);
+	aw_expect(ctx, "unlink_name_gone", again == -ENOENT && arc == 0 && a.mq_curmsgs == 0,
+		  "reopening without O_CREAT: %s (expected ENOENT); O_CREAT | O_EXCL: %s with "
+		  "%ld messages (expected a new, empty queue)", mqu_errname(again < 0 ? again : 0),
+		  mqu_errname(arc), (long)a.mq_curmsgs);
+	if (again >= 0)
+		mq_close(again);
+	if (fresh >= 0)
+		mq_close(fresh);
+	mq_close(q);
+	mq_unlink(QNAME);
+}
+
+static void names_run(struct aw_ctx *ctx)
+{
+	observe_formats(ctx);
+	check_name_max(ctx);
+	check_existence(ctx);
+	check_access(ctx);
+	check_emfile(ctx);
+	check_excl_race(ctx);
+	check_cloexec(ctx);
+	check_close(ctx);
+	check_persists(ctx);
+	check_unlink_open(ctx);
+}
+
+static const char *const names_tags[] = {
+	"posix:mq_open", "posix:mq_unlink", "posix:mq_close", "man:mq_open(3)",
+	"man:mq_unlink(3)", "man:mq_overview(7)", NULL
+};
+
+const struct aw_probe mq_names_probes[] = {
+	{
+		.name = "names",
+		.summary = "queue names, permissions, descriptors and unlinking in mq_open and mq_unlink",
+		.run = names_run,
+		.items = names_items,
+		.needs = { .kconfig = mqu_kconfig },
+		.tags = names_tags,
+	},
+	AW_PROBES_END,
+};

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /init of the initramfs that `abiwatch vm` boots: a static program, built
+ * apart from abiwatch (build/vm/abiwatch-init), that
+ *
+ *   1. mounts /proc, /sys, /dev (devtmpfs), /tmp, /run, /dev/shm, /dev/mqueue;
+ *   2. loads the modules listed in /vm/modules, in order, with finit_module(2)
+ *      (the others when the kernel asks: as /sbin/modprobe, this program
+ *      loads what /vm/modprobe lists for a name);
+ *   3. runs `abiwatch run ARGS -o /vm-out/snapshot` as root with every
+ *      capability, its standard output kept, its standard error on the
+ *      console, stopped at the deadline the host gave;
+ *   4. sends what happened, the output and the snapshot back on /dev/ttyS1
+ *      (see ../guest.h), and powers the machine off.
+ *
+ * Whatever goes wrong, it still reports and powers off: a hang is the
+ * host's timeout, never this program's.
+ */
+#include "vm/guest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 256
+#define MAX_ENV 32
+
+static int port = -1;
+
+static double uptime(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("abiwatch-init: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void send_all(const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (port >= 0 && len > 0) {
+		ssize_t n = write(port, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			say("writing to %s: %s", AW_GUEST_PORT, strerror(errno));
+			port = -1;
+			return;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void send_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void send_line(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	/* One line: no newline inside. */
+	for (int i = 0; i < n; i++)
+		if (buf[i] == '\n' || buf[i] == '\r')
+			buf[i] = ' ';
+	buf[n++] = '\n';
+	send_all(buf, (size_t)n);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1);
+	for (;;) {
+		if (!buf) {
+			close(fd);
+			return NULL;
+		}
+		if (n == cap) {
+			cap *= 2;
+			char *nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = nb;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void send_file(const char *name, const char *path)
+{
+	size_t len = 0;
+	char *data = slurp(path, &len);
+	if (!data)
+		return;
+	send_line("file %s %zu", name, len);
+	send_all(data, len);
+	send_all("\n", 1);
+	free(data);
+}
+
+static void mount_one(const char *src, const char *dir, const char *type, unsigned long flags,
+		      const char *data)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, flags, data) != 0)
+		say("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static void mount_all(void)
+{
+	mount_one("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_one("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+	mount_one("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	mount_one("mqueue", "/dev/mqueue", "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_one("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "mode=0620,ptmxmode=0666");
+	mount_one("tmpfs", "/vm-out", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+}
+
+/* Load one module file; 0 when it is loaded (also: was already). */
+static int load_one(const char *dir, const char *rel, char *err, size_t errlen)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	int rc = 0;
+	if (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		rc = -1;
+	}
+	close(fd);
+	return rc;
+}
+
+/* "kernel/fs/xfs/xfs.ko" -> "xfs" */
+static void module_name(const char *rel, char *out, size_t len)
+{
+	const char *base = strrchr(rel, '/');
+	snprintf(out, len, "%s", base ? base + 1 : rel);
+	char *dot = strstr(out, ".ko");
+	if (dot)
+		*dot = '\0';
+}
+
+static void load_modules(const char *dir)
+{
+	size_t len;
+	char *list = slurp("/" AW_GUEST_MODULES, &len);
+	if (!list || !dir)
+		return;
+	char *save = NULL;
+	for (char *rel = strtok_r(list, "\n", &save); rel; rel = strtok_r(NULL, "\n", &save)) {
+		char name[128], err[128];
+		module_name(rel, name, sizeof(name));
+		if (load_one(dir, rel, err, sizeof(err)) != 0)
+			send_line("module %s error: %s", name, err);
+		else
+			send_line("module %s ok", name);
+	}
+	free(list);
+}
+
+/* Names compare with '-' and '_' alike, as module names do. */
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
+/* /sbin/modprobe [-q] [--] NAME, as the kernel's request_module() runs
+ * it: load what vm/modprobe lists for NAME. */
+static int modprobe(int argc, char **argv)
+{
+	const char *name = NULL;
+	for (int i = 1; i < argc && !name; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			name = i + 1 < argc ? argv[i + 1] : NULL;
+		else if (argv[i][0] != '-')
+			name = argv[i];
+	}
+	if (!name)
+		return 1;
+	size_t len;
+	char *cfg = slurp("/" AW_GUEST_CONFIG, &len), *dir = NULL, *save = NULL;
+	for (char *line = cfg ? strtok_r(cfg, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "modules ", 8) == 0)
+			dir = strdup(line + 8);
+	free(cfg);
+	char *map = slurp("/" AW_GUEST_MODPROBE, &len);
+	int rc = 1;
+	save = NULL;
+	for (char *line = map ? strtok_r(map, "\n", &save) : NULL; line && dir; line = strtok_r(NULL, "\n", &save)) {
+		char *s2 = NULL, *key = strtok_r(line, " ", &s2);
+		if (!key || !same_name(key, name))
+			continue;
+		rc = 0;
+		for (char *rel = strtok_r(NULL, " ", &s2); rel; rel = strtok_r(NULL, " ", &s2)) {
+			char err[128];
+			if (load_one(dir, rel, err, sizeof(err)) != 0) {
+				int k = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+				if (k >= 0) {
+					dprintf(k, "<4>abiwatch modprobe %s: %s: %s\n", name, rel, err);
+					close(k);
+				}
+				rc = 1;
+			}
+		}
+		break;
+	}
+	free(map);
+	free(dir);
+	return rc;
+}
+
+struct config {
+	double deadline;
+	char *modules;
+	char *env[MAX_ENV + 1];
+	size_t nenv;
+};
+
+static void read_config(struct config *c)
+{
+	size_t len;
+	char *text = slurp("/" AW_GUEST_CONFIG, &len);
+	c->deadline = 0;
+	if (!text)
+		return;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "deadline ", 9) == 0)
+			c->deadline = strtod(line + 9, NULL);
+		else if (strncmp(line, "modules ", 8) == 0)
+			c->modules = strdup(line + 8);
+		else if (strncmp(line, "env ", 4) == 0 && c->nenv < MAX_ENV)
+			c->env[c->nenv++] = strdup(line + 4);
+	}
+	c->env[c->nenv] = NULL;
+	free(text);
+}
+
+static int open_port(void)
+{
+	int fd = open(AW_GUEST_PORT, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		say("%s: %s", AW_GUEST_PORT, strerror(errno));
+		return -1;
+	}
+	struct termios t;
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		cfsetospeed(&t, B115200);
+		cfsetispeed(&t, B115200);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return fd;
+}
+
+static __attribute__((noreturn)) void run_child(char **args, size_t nargs, struct config *c)
+{
+	char *argv[MAX_ARGS + 6];
+	size_t n = 0;
+	argv[n++] = "abiwatch";
+	argv[n++] = "run";
+	argv[n++] = "-o";
+	argv[n++] = AW_GUEST_SNAPSHOT;
+	for (size_t i = 0; i < nargs && i < MAX_ARGS; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+
+	setsid();
+	int in = open("/dev/null", O_RDONLY);
+	int out = open(AW_GUEST_KTAP, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in >= 0)
+		dup2(in, 0);
+	if (out >= 0)
+		dup2(out, 1);
+	clearenv();
+	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	setenv("HOME", "/", 1);
+	setenv("TMPDIR", "/tmp", 1);
+	for (size_t i = 0; i < c->nenv; i++)
+		putenv(c->env[i]);
+	chdir("/");
+	execv("/" AW_GUEST_ABIWATCH, argv);
+	say("cannot run /%s: %s", AW_GUEST_ABIWATCH, strerror(errno));
+	_exit(127);
+}
+
+/* Reap everything; return when the run ends or the deadline passes. */
+static void wait_run(pid_t pid, double deadline)
+{
+	for (;;) {
+		int status;
+		pid_t w = waitpid(-1, &status, WNOHANG);
+		if (w == pid) {
+			if (WIFEXITED(status))
+				send_line("exit %d", WEXITSTATUS(status));
+			else
+				send_line("exit signal %d", WTERMSIG(status));
+			return;
+		}
+		if (w > 0)
+			continue;
+		if (w < 0 && errno == ECHILD) {
+			send_line("exit lost");
+			return;
+		}
+		if (deadline > 0 && uptime() >= deadline) {
+			say("the run did not end by %.0f s of uptime: stopping it", deadline);
+			kill(-1, SIGKILL); /* everything but init */
+			while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+				;
+			send_line("exit timeout");
+			return;
+		}
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	double started = uptime();
+	struct config config = { 0 };
+	const char *base = strrchr(argv[0], '/');
+
+	if (strcmp(base ? base + 1 : argv[0], "modprobe") == 0)
+		return modprobe(argc, argv);
+	if (getpid() != 1) {
+		say("this is the /init of an abiwatch VM; it runs as PID 1 only");
+		return 2;
+	}
+
+	mount_all();
+	/* The kernel gave init /dev/console from the initramfs; be sure. */
+	if (fcntl(2, F_GETFD) < 0) {
+		int con = open("/dev/console", O_RDWR);
+		if (con >= 0) {
+			dup2(con, 0);
+			dup2(con, 1);
+			dup2(con, 2);
+		}
+	}
+	setvbuf(stderr, NULL, _IONBF, 0);
+	port = open_port();
+	send_line("%s", AW_GUEST_MAGIC);
+	send_line("boot %.2f", started);
+	read_config(&config);
+	load_modules(config.modules);
+
+	size_t len = 0, nargs = 0;
+	char *argtext = slurp("/" AW_GUEST_ARGS, &len);
+	char *args[MAX_ARGS];
+	for (size_t i = 0; argtext && i < len && nargs < MAX_ARGS; i += strlen(argtext + i) + 1)
+		args[nargs++] = argtext + i;
+
+	send_line("run %.2f", uptime());
+	pid_t pid = fork();
+	if (pid == 0)
+		run_child(args, nargs, &config);
+	if (pid < 0)
+		send_line("exit fork: %s", strerror(errno));
+	else
+		wait_run(pid, config.deadline);
+
+	send_file("stdout", AW_GUEST_KTAP);
+	send_file("snapshot", AW_GUEST_SNAPSHOT);
+	send_line("end %.2f", uptime());
+	if (port >= 0)
+		tcdrain(port);
+	sync();
+	reboot(RB_POWER_OFF);
+	/* Not reached; if it were, the kernel must not see init exit. */
+	for (;;)
+		pause();
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The initramfs a guest boots, written as a newc cpio into an anonymous
+ * file:
+ *
+ *   init                        build/vm/abiwatch-init (static)
+ *   usr/bin/abiwatch            build/static/abiwatch (static)
+ *   usr/libexec/abiwatch/...    the helpers (abiwatch-FAMILY-m32, static)
+ *   lib/modules/RELEASE/...     the modules, decompressed
+ *   vm/modules, vm/modprobe     which init loads at boot, and what each name
+ *   sbin/modprobe -> /init      or alias loads when the kernel asks
+ *   vm/args, vm/config          what to run and until when
+ *   usr/sbin/mkfs.*             the programs the backends run, with the
+ *   lib/..., lib64/...          libraries ldd(1) resolves for them
+ *   dev/console                 so that the kernel gives init a console
+ */
+#ifndef ABIWATCH_VM_INITRAMFS_H
+#define ABIWATCH_VM_INITRAMFS_H
+
+#include "modules.h"
+
+#include <stddef.h>
+
+struct aw_initramfs_opts {
+	const char *init;          /* the static /init */
+	const char *abiwatch;      /* the static abiwatch */
+	const char *const *helpers; /* host paths of helpers, NULL-terminated */
+	struct aw_modtree *tree;   /* may be NULL: no modules */
+	const struct aw_modplan *plan;
+	const char *const *eager;  /* wanted names loaded at boot, NULL-ended;
+				      the others load on request_module() */
+	char *const *run_args;
+	size_t nrun_args;
+	double deadline;           /* guest uptime by which the run stops */
+	const char *const *programs; /* names or paths of programs to copy
+					with their libraries, NULL-terminated */
+	char *const *files;        /* extra "HOST[=GUEST]" files */
+	size_t nfiles;
+};
+
+struct aw_initramfs_info {
+	unsigned long long bytes;
+	size_t nmodules;
+	char **notes;  /* what could not be included, and why */
+	size_t nnotes;
+};
+
+/* Write the initramfs to fd.  0, or -1 with *err (malloc'd). */
+int aw_initramfs_build(const struct aw_initramfs_opts *o, int fd, struct aw_initramfs_info *info,
+		       char **err);
+void aw_initramfs_info_free(struct aw_initramfs_info *info);
+
+#endif

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Kernels for guests: bzImage headers, linux-image .debs, KVM. */
+#include "kernel.h"
+#include "proc.h"
+#include "core/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <linux/kvm.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *aw_bzimage_release(int fd, char **err)
+{
+	unsigned char hdr[0x210];
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr + 0x202, "HdrS", 4) != 0) {
+		*err = xstrdup("not a bzImage (no \"HdrS\" setup header at 0x202)");
+		return NULL;
+	}
+	unsigned version = hdr[0x206] | (unsigned)hdr[0x207] << 8;
+	unsigned ptr = hdr[0x20e] | (unsigned)hdr[0x20f] << 8;
+	char text[256] = { 0 };
+	if (version < 0x200 || ptr == 0 ||
+	    pread(fd, text, sizeof(text) - 1, (off_t)ptr + 0x200) <= 0) {
+		*err = xstrdup("the bzImage names no kernel version");
+		return NULL;
+	}
+	size_t n = strcspn(text, " \t\n");
+	if (n == 0) {
+		*err = xstrdup("the bzImage's kernel version is empty");
+		return NULL;
+	}
+	text[n] = '\0';
+	return xstrdup(text);
+}
+
+bool aw_is_deb(const char *path)
+{
+	char magic[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool yes = read(fd, magic, 8) == 8 && memcmp(magic, "!<arch>\n", 8) == 0;
+	close(fd);
+	return yes;
+}
+
+/* ---- a tar stream ---- */
+
+static int read_exact(int fd, void *buf, size_t n)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t r = read(fd, (char *)buf + done, n - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EPIPE;
+			return -1;
+		}
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+/* Copy n bytes of the stream to out at *out_off (out < 0: skip them). */
+static int pass(int fd, size_t n, int out)
+{
+	char buf[65536];
+	while (n > 0) {
+		size_t want = n < sizeof(buf) ? n : sizeof(buf);
+		if (read_exact(fd, buf, want) != 0)
+			return -1;
+		if (out >= 0 && aw_write_all(out, buf, want) != 0)
+			return -1;
+		n -= want;
+	}
+	return 0;
+}
+
+static unsigned long long tar_number(const unsigned char *f, size_t len)
+{
+	unsigned long long v = 0;
+	if (f[0] & 0x80) { /* GNU base-256 */
+		for (size_t i = 1; i < len; i++)
+			v = v << 8 | f[i];
+		return v;
+	}
+	for (size_t i = 0; i < len && f[i]; i++)
+		if (f[i] >= '0' && f[i] <= '7')
+			v = v * 8 + (unsigned)(f[i] - '0');
+	return v;
+}
+
+static char *field(const unsigned char *f, size_t len)
+{
+	char *s = strndup((const char *)f, len);
+	if (!s)
+		abort();
+	return s;
+}
+
+/* A pax extended header's "path=" record, or NULL. */
+static char *pax_path(const char *data, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		char *end;
+		unsigned long rec = strtoul(data + i, &end, 10);
+		if (rec == 0 || end >= data + len || *end != ' ' || i + rec > len)
+			break;
+		const char *kv = end + 1;
+		size_t kvlen = (size_t)(data + i + rec - kv);
+		if (kvlen > 5 && strncmp(kv, "path=", 5) == 0)
+			return strndup(kv + 5, kvlen - 6); /* without the newline */
+		i += rec;
+	}
+	return NULL;
+}
+
+struct deb_reader {
+	int kernel_fd;
+	struct aw_modtree *tree;
+	off_t store_off;
+	char *kernel_name;
+};
+
+/* "lib/modules/REL/x" or "usr/lib/modules/REL/x": REL and x. */
+static bool modules_path(const char *path, char **rel_out, const char **rest)
+{
+	if (strncmp(path, "usr/", 4) == 0)
+		path += 4;
+	if (strncmp(path, "lib/modules/", 12) != 0)
+		return false;
+	const char *r = path + 12, *slash = strchr(r, '/');
+	if (!slash || slash == r || !slash[1])
+		return false;
+	*rel_out = strndup(r, (size_t)(slash - r));
+	*rest = slash + 1;
+	return *rel_out != NULL;
+}
+
+static int entry(struct deb_reader *d, int fd, const char *path, char type,
+		 unsigned long long size, char **err)
+{
+	size_t padded = (size_t)((size + 511) & ~511ULL);
+	char *rel = NULL;
+	const char *rest = NULL;
+	int out = -1;
+	bool regular = type == '0' || type == '\0' || type == '7';
+
+	if (regular && fnmatch("boot/vmlinuz-*", path, 0) == 0 && d->kernel_fd < 0) {
+		d->kernel_fd = aw_anon_file("vmlinuz");
+		if (d->kernel_fd < 0) {
+			*err = xasprintf("cannot make a temporary file: %s", strerror(errno));
+			return -1;
+		}
+		d->kernel_name = xstrdup(path);
+		out = d->kernel_fd;
+	} else if (regular && modules_path(path, &rel, &rest) && aw_modtree_wants(rest)) {
+		if (!d->tree->release)
+			d->tree->release = xstrdup(rel);
+		if (strcmp(rel, d->tree->release) == 0) {
+			aw_modtree_add(d->tree, rest, d->store_off, (size_t)size);
+			out = d->tree->store;
+			d->store_off += (off_t)size;
+		}
+	}
+	free(rel);
+	if (pass(fd, (size_t)size, out) != 0 || pass(fd, padded - (size_t)size, -1) != 0) {
+		*err = xasprintf("reading %s from the package: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int read_tar(struct deb_reader *d, int fd, char **err)
+{
+	unsigned char h[512];
+	char *long_name = NULL;
+	int zeros = 0;
+	for (;;) {
+		if (read_exact(fd, h, sizeof(h)) != 0) {
+			if (zeros)
+				break; /* one zero block then EOF: tolerated */
+			*err = xasprintf("the package's data ends early: %s", strerror(errno));
+			free(long_name);
+			return -1;
+		}
+		bool empty = true;
+		for (size_t i = 0; i < sizeof(h) && empty; i++)
+			empty = h[i] == 0;
+		if (empty) {
+			if (++zeros == 2)
+				break;
+			continue;
+		}
+		zeros = 0;
+		unsigned long long size = tar_number(h + 124, 12);
+		char type = (char)h[156];
+		if (type == 'L' || type == 'x') {
+			size_t padded = (size_t)((size + 511) & ~511ULL);
+			if (size > 65536) {
+				*err = xstrdup("the package's data has an oversized tar header");
+				free(long_name);
+				return -1;
+			}
+			char *data = xcalloc(1, padded + 1);
+			if (read_exact(fd, data, padded) != 0) {
+				free(data);
+				free(long_name);
+				*err = xasprintf("the package's data ends early: %s", strerror(errno));
+				return -1;
+			}
+			char *name = type == 'L' ? strndup(data, (size_t)size) : pax_path(data, (size_t)size);
+			free(data);
+			if (name) {
+				free(long_name);
+				long_name = name;
+			}
+			continue;
+		}
+		char *path;
+		if (long_name) {
+			path = long_name;
+			long_name = NULL;
+		} else {
+			char *name = field(h, 100);
+			if (memcmp(h + 257, "ustar", 5) == 0 && h[345]) {
+				char *prefix = field(h + 345, 155);
+				path = xasprintf("%s/%s", prefix, name);
+				free(prefix);
+				free(name);
+			} else {
+				path = name;
+			}
+		}
+		const char *p = path;
+		while (p[0] == '.' && p[1] == '/')
+			p += 2;
+		while (*p == '/')
+			p++;
+		int rc = entry(d, fd, p, type, type == '5' || type == '2' || type == '1' ? 0 : size, err);
+		free(path);
+		if (rc != 0)
+			return -1;
+	}
+	free(long_name);
+	return 0;
+}
+
+int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, char **err)
+{
+	struct deb_reader d = { .kernel_fd = -1, .tree = tree };
+	int pipefd[2];
+	char *why = NULL;
+
+	*kernel_fd = -1;
+	if (access(deb, R_OK) != 0) {
+		*err = xasprintf("%s: %s", deb, strerror(errno));
+		return -1;
+	}
+	if (!aw_is_deb(deb)) {
+		*err = xasprintf("%s: not a Debian package (no ar archive header)", deb);
+		return -1;
+	}
+	tree->store = aw_anon_file("modules");
+	if (tree->store < 0 || pipe2(pipefd, O_CLOEXEC) != 0) {
+		*err = xasprintf("cannot make a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	int errfd = aw_anon_file("dpkg-deb.err");
+	const char *argv[] = { "dpkg-deb", "--fsys-tarfile", deb, NULL };
+	struct aw_spawn how = { .in = -1, .out = pipefd[1], .err = errfd, .own_pgrp = true };
+	pid_t pid = aw_spawn(argv, &how);
+	int e = errno;
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		if (errfd >= 0)
+			close(errfd);
+		*err = xasprintf("cannot run dpkg-deb (from dpkg) to read %s: %s", deb, strerror(e));
+		return -1;
+	}
+	int rc = read_tar(&d, pipefd[0], err);
+	close(pipefd[0]);
+	int status = 0;
+	if (rc != 0)
+		aw_kill_reap(pid);
+	else
+		aw_wait_until(pid, 0, &status);
+	if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		size_t len;
+		if (errfd >= 0 && aw_fd_slurp(errfd, &why, &len) == 0)
+			why[strcspn(why, "\n")] = '\0';
+		*err = xasprintf("%s: dpkg-deb --fsys-tarfile failed%s%s", deb, why && *why ? ": " : "",
+				 why ? why : "");
+		rc = -1;
+	}
+	free(why);
+	if (errfd >= 0)
+		close(errfd);
+	if (rc == 0 && d.kernel_fd < 0) {
+		*err = xasprintf("%s: the package holds no boot/vmlinuz-*", deb);
+		rc = -1;
+	}
+	if (rc == 0 && !tree->release) {
+		*err = xasprintf("%s: the package holds no lib/modules/RELEASE", deb);
+		rc = -1;
+	}
+	free(d.kernel_name);
+	if (rc != 0) {
+		if (d.kernel_fd >= 0)
+			close(d.kernel_fd);
+		return -1;
+	}
+	aw_modtree_finish(tree);
+	*kernel_fd = d.kernel_fd;
+	return 0;
+}
+
+/* ---- KVM ---- */
+
+/* Long mode with paging, as a kernel runs: nested KVM that runs real
+ * mode but hangs once paging is on is what CI machines have.  Page tables
+ * at 0x1000.., one 2 MiB page mapping 0, the code at 0x8000. */
+#define KVM_MEM (2u << 20)
+
+static void seg64(struct kvm_segment *s, unsigned type, unsigned selector, unsigned l)
+{
+	memset(s, 0, sizeof(*s));
+	s->base = 0;
+	s->limit = 0xffffffff;
+	s->selector = (unsigned short)selector;
+	s->present = 1;
+	s->type = (unsigned char)type;
+	s->dpl = 0;
+	s->db = l ? 0 : 1;
+	s->s = 1;
+	s->l = (unsigned char)l;
+	s->g = 1;
+}
+
+/* In a child, in 64-bit mode: count down from 2^20 ("mov ecx, 0x100000;
+ * dec ecx; jnz"), then "mov al, 42; out 0x10, al; hlt".  Natively the
+ * loop takes a millisecond or two; the parent gives up long before an
+ * emulated one (1000 times slower) ends. */
+static __attribute__((noreturn)) void kvm_child(int report)
+{
+	static const unsigned char code[] = { 0xb9, 0x00, 0x00, 0x10, 0x00, 0xff, 0xc9, 0x75, 0xfc,
+					      0xb0, 42, 0xe6, 0x10, 0xf4 };
+	char msg[160] = "";
+	int kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC), vm = -1, vcpu = -1;
+
+	if (kvm < 0) {
+		snprintf(msg, sizeof(msg), "/dev/kvm: %s", strerror(errno));
+		goto out;
+	}
+	if (ioctl(kvm, KVM_GET_API_VERSION, 0) != KVM_API_VERSION) {
+		snprintf(msg, sizeof(msg), "/dev/kvm speaks another KVM API version");
+		goto out;
+	}
+	vm = ioctl(kvm, KVM_CREATE_VM, 0);
+	if (vm < 0) {
+		snprintf(msg, sizeof(msg), "KVM_CREATE_VM: %s", strerror(errno));
+		goto out;
+	}
+	unsigned char *mem = mmap(NULL, KVM_MEM, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED) {
+		snprintf(msg, sizeof(msg), "mmap: %s", strerror(errno));
+		goto out;
+	}
+	memcpy(mem + 0x8000, code, sizeof(code));
+	uint64_t *pml4 = (uint64_t *)(mem + 0x1000), *pdpt = (uint64_t *)(mem + 0x2000),
+		 *pd = (uint64_t *)(mem + 0x3000);
+	pml4[0] = 0x2000 | 3;           /* present, writable */
+	pdpt[0] = 0x3000 | 3;
+	pd[0] = 0 | 3 | (1u << 7);      /* a 2 MiB page */
+	struct kvm_userspace_memory_region region = {
+		.slot = 0, .guest_phys_addr = 0, .memory_size = KVM_MEM,
+		.userspace_addr = (uintptr_t)mem,
+	};
+	if (ioctl(vm, KVM_SET_USER_MEMORY_REGION, &region) != 0) {
+		snprintf(msg, sizeof(msg), "KVM_SET_USER_MEMORY_REGION: %s", strerror(errno));
+		goto out;
+	}
+	vcpu = ioctl(vm, KVM_CREATE_VCPU, 0);
+	int size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	if (vcpu < 0 || size <= 0) {
+		snprintf(msg, sizeof(msg), "KVM_CREATE_VCPU: %s", strerror(errno));
+		goto out;
+	}
+	struct kvm_run *run = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, vcpu, 0);
+	struct kvm_sregs sregs;
+	struct kvm_regs regs = { .rip = 0x8000, .rsp = KVM_MEM, .rflags = 2 };
+	if (run == MAP_FAILED || ioctl(vcpu, KVM_GET_SREGS, &sregs) != 0) {
+		snprintf(msg, sizeof(msg), "KVM vcpu set-up: %s", strerror(errno));
+		goto out;
+	}
+	sregs.cr3 = 0x1000;
+	sregs.cr4 = 1u << 5;                                  /* PAE */
+	sregs.cr0 = 1u | 2u | 0x10u | 0x20u | (1u << 16) | (1u << 18) | (1u << 31); /* PE..PG */
+	sregs.efer = (1u << 8) | (1u << 10);                  /* LME, LMA */
+	seg64(&sregs.cs, 11, 8, 1);
+	seg64(&sregs.ds, 3, 16, 0);
+	sregs.es = sregs.fs = sregs.gs = sregs.ss = sregs.ds;
+	if (ioctl(vcpu, KVM_SET_SREGS, &sregs) != 0 || ioctl(vcpu, KVM_SET_REGS, &regs) != 0) {
+		snprintf(msg, sizeof(msg), "KVM vcpu set-up: %s", strerror(errno));
+		goto out;
+	}
+	if (ioctl(vcpu, KVM_RUN, 0) != 0) {
+		snprintf(msg, sizeof(msg), "KVM_RUN: %s", strerror(errno));
+		goto out;
+	}
+	if (run->exit_reason != KVM_EXIT_IO || run->io.port != 0x10 ||
+	    ((unsigned char *)run)[run->io.data_offset] != 42) {
+		snprintf(msg, sizeof(msg), "a 64-bit KVM test guest stopped with exit reason %u "
+			 "instead of at its OUT instruction", run->exit_reason);
+		goto out;
+	}
+	msg[0] = '\0';
+out:
+	(void)!write(report, msg, strlen(msg) + 1);
+	_exit(0);
+}
+
+/* The loop's time limit: 100 times what a real CPU needs. */
+#define KVM_TEST_S 0.25
+
+char *aw_kvm_unusable(void)
+{
+	if (access("/dev/kvm", R_OK | W_OK) != 0)
+		return xasprintf("/dev/kvm: %s", strerror(errno));
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return xasprintf("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return xasprintf("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(p[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		alarm(3);
+		kvm_child(p[1]);
+	}
+	close(p[1]);
+	int status;
+	bool done = aw_wait_until(pid, aw_now() + KVM_TEST_S, &status) == 1;
+	if (!done)
+		aw_kill_reap(pid);
+	char msg[161] = "";
+	ssize_t n = read(p[0], msg, sizeof(msg) - 1);
+	close(p[0]);
+	if (!done)
+		return xasprintf("a KVM test guest's 2^20-step loop did not end within %g s: KVM here "
+				 "emulates rather than runs guests (nested), slower than TCG", KVM_TEST_S);
+	if (n <= 0)
+		return xstrdup("the KVM test ended without an answer");
+	msg[n] = '\0';
+	return msg[0] ? xstrdup(msg) : NULL;
+}

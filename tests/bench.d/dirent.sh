@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The dirent probes' cost at scale: for 100,000 and 1,000,000 entries on
+# tmpfs, ext4, xfs and btrfs, the time every check of a probe takes
+# against, in the same run and on the same directory, a bare getdents64
+# scan plus one lseek + getdents64 per entry (--dirent-timing yes).  The
+# target (issue 4): within 3x.  Also the creation time and peak memory.
+#   BENCH_ENTRIES="100000 1000000" BENCH_FS="tmpfs ext4 xfs btrfs"
+set -u
+abiwatch=${ABIWATCH:-./abiwatch}
+export ABIWATCH_HELPER_DIR=${ABIWATCH_HELPER_DIR:-$PWD/build/m32}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+printf '%-6s %8s %9s %9s %9s %9s %6s %9s %7s\n' fs entries create_s checks_s bare_scan \
+	bare_seek ratio peak_MiB B/entry
+for n in ${BENCH_ENTRIES:-100000 1000000}; do
+	for fs in ${BENCH_FS:-tmpfs ext4 xfs btrfs}; do
+		"$abiwatch" run dirent --fs "$fs" --entries "$n" --dirent-timing yes -t 3600 \
+			-o "$tmp/snap" >"$tmp/ktap" 2>&1
+		rc=$?
+		bench=$(grep -m1 '# bench: ' "$tmp/ktap")
+		timing=$(grep -m1 '# timing: ' "$tmp/ktap")
+		if [[ -z $bench ]]; then
+			printf '%-6s %8s %s\n' "$fs" "$n" "no figures (exit $rc): $(grep -m1 'SKIP\|ERROR' "$tmp/ktap")"
+			continue
+		fi
+		read -r checks scan seek ratio < <(sed -E 's/.*checks ([0-9.]+) s bare_scan ([0-9.]+) s bare_seeks ([0-9.]+) s ratio ([0-9.]+).*/\1 \2 \3 \4/' <<<"$bench")
+		create=$(sed -E 's/.*created in ([0-9.]+) s.*/\1/' <<<"$timing")
+		rss=$(sed -E 's/.*peak RSS ([0-9.]+) MiB \(([0-9]+) bytes per entry\).*/\1 \2/' <<<"$timing")
+		printf '%-6s %8s %9s %9s %9s %9s %6s %9s %7s\n' "$fs" "$n" "$create" "$checks" "$scan" \
+			"$seek" "$ratio" $rss
+		[[ $rc == 0 ]] || { echo "       (exit $rc: a check failed)"; status=1; }
+	done
+done
+exit $status

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# dirent_cookiefs: --path LABEL=DIR on cookiefs (tools/cookiefs), whose
+# directories hand out cookies by a policy, good or defective: each defect
+# real filesystems have had is caught by the check meant for it, the good
+# policy passes everything, 64-bit cookies reaching a 32-bit non-LFS
+# readdir(3) show as EOVERFLOW (the GlusterFS-over-FUSE case), and the
+# probe's subdirectory is removed afterwards, also where the filesystem
+# fails or hides names.
+# Exit 0 pass, 1 fail, 4 skip (no cookiefs built, no /dev/fuse, not root).
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/dirent-common.sh
+
+cookiefs=tools/cookiefs/cookiefs
+[[ -x $cookiefs ]] || skip "no $cookiefs (make tools; needs libfuse3-dev)"
+[[ -c /dev/fuse ]] || skip "no /dev/fuse"
+[[ $(id -u) == 0 ]] || skip "mounting cookiefs here needs root"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-dirent.XXXXXX") || exit 1
+mnt=$tmp/mnt
+mkdir "$mnt"
+cleanup() {
+	umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+"$cookiefs" "$mnt" || skip "cookiefs would not mount"
+
+policies="good wide signed dup cycle unstable skip repeat vanish eio"
+args=()
+for p in $policies; do
+	args+=(--path "cf_$p=$mnt/$p")
+done
+# --fs first: it narrows the built-in probes, the --path ones come after.
+"$abiwatch" run dirent --fs tmpfs "${args[@]}" --entries 1000 -o "$tmp/snap" >"$tmp/ktap" 2>&1
+rc=$?
+[[ -s $tmp/snap ]] || { echo "FAIL: no snapshot (exit $rc)"; cat "$tmp/ktap"; exit 1; }
+load_snapshot "$tmp/snap"
+[[ $rc == 1 ]] && report ok "exit status 1 (the defects fail)" || report bad "exit status $rc, expected 1"
+
+expect_pass cf_good
+expect obs.dirent.cf_good.duplicates 0
+expect obs.dirent.cf_good.reopen_stable yes
+expect obs.dirent.cf_good.stable_after_unlink stable
+expect obs.dirent.cf_good.order creation
+
+# 63-bit cookies, as GlusterFS over ext4 bricks gives them, for both callers.
+expect_pass cf_wide
+expect obs.dirent.cf_wide.cookie_bits 63
+expect obs.dirent.cf_wide.headroom_bits 1
+expect obs.dirent.cf_wide.compat32.cookie_bits 63
+expect obs.dirent.cf_wide.order hash
+expect_match obs.dirent.cf_wide.compat32.nonlfs_readdir '^EOVERFLOW after [0-9]+ entries \(.*d_off wider than 32 bits\)$'
+
+# Each defect, and the check that names it.
+expect obs.dirent.cf_signed.signed yes
+expect obs.dirent.cf_signed.cookie_bits 64
+expect_match check.dirent.cf_signed.seek_resume '^fail: lseek to 0x8.* failed with EINVAL'
+expect_match check.dirent.cf_dup.unique '^fail: 1 entries have the d_off of an earlier entry'
+expect obs.dirent.cf_dup.duplicates 1
+expect_match check.dirent.cf_cycle.terminates '^fail: a cycle: f[0-9]+ came back with d_off 0x'
+expect_match check.dirent.cf_cycle.terminates_rename '^fail: .*a cycle'
+expect_match unobserved.dirent.cf_cycle.eof_cookie '^skip: the scan did not end'
+expect obs.dirent.cf_unstable.reopen_stable no
+expect obs.dirent.cf_unstable.stable_after_unlink cookies_changed
+expect check.dirent.cf_unstable.seek_resume pass # a cookie is only promised to its own open file
+expect_match check.dirent.cf_skip.seek_resume '^fail: lseek to 0x3 \(the d_off of f0000000\) then getdents64 returned f0000002, not f0000001'
+expect_match check.dirent.cf_repeat.seek_resume '^fail: lseek to 0x3 \(the d_off of f0000000\) then getdents64 returned f0000000, not f0000001'
+expect_match check.dirent.cf_vanish.complete '^fail: a fresh scan after the changes of unmodified_once: 1 names missing \(first f0000000\)'
+expect_match check.dirent.cf_eio.terminates '^fail: getdents64 failed with EIO'
+expect_match check.dirent.cf_eio.complete '^fail: first scan: 500 names missing'
+
+# The tmpfs probe ran beside them, untouched by --path.
+expect_pass tmpfs
+
+# No subdirectory left in any policy directory.
+for p in $policies; do
+	[[ $p == eio ]] && continue # its listings fail by design
+	left=$(find "$mnt/$p" -mindepth 1 -maxdepth 1 -name '.abiwatch-*' 2>&1)
+	[[ -z $left ]] && report ok "nothing left in $p" || report bad "left in $p: $left"
+done
+# eio lists nothing, but its names can still be looked up.
+left=$(grep -c 'clean-up' "$tmp/ktap")
+[[ $left == 0 ]] && report ok "no clean-up failure noted" ||
+	report bad "clean-up failures: $(grep 'clean-up' "$tmp/ktap")"
+finish

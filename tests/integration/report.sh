@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# abiwatch report: three snapshots (one run here, two edited copies that
+# stand for other kernels) as one page, opened in headless Chromium: the
+# rendered table must have a column per kernel, in version order, the
+# edited cells marked as changed, rows grouped by family and probe and
+# linked to their catalogue headings, and nothing fetched from anywhere.
+# The screenshot goes to build/report-test/report.png.
+set -u
+abiwatch=${ABIWATCH:-./abiwatch}
+skip() { echo "SKIP: $*"; exit 4; }
+status=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; status=1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-report.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+shots=build/report-test
+mkdir -p "$shots"
+
+"$abiwatch" report --help >"$work/out" && grep -q -- '--catalogue' "$work/out" && ok "report --help" ||
+	bad "report --help"
+"$abiwatch" report -o "$work/x.html" >/dev/null 2>&1; [[ $? == 2 ]] && ok "no snapshot: exit 2" || bad "no snapshot"
+"$abiwatch" report "$work/a.snap" >/dev/null 2>&1; [[ $? == 2 ]] && ok "no -o: exit 2" || bad "no -o"
+echo junk >"$work/junk.snap"
+"$abiwatch" report -o "$work/x.html" "$work/junk.snap" 2>"$work/err"; rc=$?
+[[ $rc == 2 ]] && grep -q 'junk.snap:1' "$work/err" && ok "a bad snapshot is named with its line" ||
+	bad "bad snapshot: exit $rc: $(cat "$work/err")"
+
+# Three "kernels": this one, and copies claiming to be 6.1 and 6.12 VMs.
+"$abiwatch" run mqueue -o "$work/host.snapshot" >/dev/null
+[[ -s $work/host.snapshot ]] || { echo "FAIL: abiwatch run wrote no snapshot"; exit 1; }
+sed -e 's/^env\.kernel\.release = .*/env.kernel.release = 6.1.0-99-test/' \
+    -e 's/^obs\.mqueue\.noattr\.maxmsg = .*/obs.mqueue.noattr.maxmsg = 7/' \
+    -e 's/^check\.mqueue\.attr\.einval_above_msg_max = .*/check.mqueue.attr.einval_above_msg_max = fail: expected EINVAL, got success/' \
+    "$work/host.snapshot" | sed '/^env\.kernel\.version/a env.vm.accel = tcg' >"$work/k61.snapshot"
+sed -e 's/^env\.kernel\.release = .*/env.kernel.release = 6.12.999-test/' \
+    "$work/host.snapshot" | sed '/^env\.kernel\.version/a env.vm.accel = tcg' >"$work/k612.snapshot"
+page=$shots/report.html
+# Given out of order: the page sorts the columns by release.
+"$abiwatch" report --title "report test" -o "$page" "$work/host.snapshot" "$work/k612.snapshot" "$work/k61.snapshot"
+rc=$?
+[[ $rc == 0 && -s $page ]] && ok "report written ($(wc -c <"$page") bytes)" || { echo "FAIL: report exit $rc"; exit 1; }
+
+# Static and self-contained.
+grep -qiE '<script|<link|<img|<iframe|@import|url\(' "$page" && bad "the page loads something" ||
+	ok "no script, stylesheet link, image or import"
+grep -qE '(src|href)="(https?:)?//' "$page" && bad "the page refers to the network" || ok "no network address"
+
+chromium=$(command -v chromium || command -v chromium-browser)
+[[ -n $chromium ]] || skip "chromium not installed (scripts/install-deps installs it)"
+profile=$(mktemp -d "$work/profile.XXXXXX")
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+       --disable-sync --no-first-run --user-data-dir="$profile")
+url="file://$(realpath "$page")"
+timeout 120 "$chromium" "${flags[@]}" --dump-dom "$url" >"$work/dom.html" 2>"$work/chromium.err"
+rc=$?
+[[ $rc == 0 && -s $work/dom.html ]] && ok "chromium rendered the page" ||
+	{ echo "FAIL: chromium --dump-dom exit $rc"; tail -5 "$work/chromium.err"; exit 1; }
+timeout 120 "$chromium" "${flags[@]}" --window-size=1400,1800 --screenshot="$(realpath "$shots")/report.png" \
+	"$url" >/dev/null 2>>"$work/chromium.err"
+[[ -s $shots/report.png ]] && ok "screenshot: $shots/report.png" || bad "no screenshot"
+
+# The rendered table, as Chromium's DOM has it.
+dom=$work/dom.html
+heads=$(grep -o '<th class="kernel" data-col="[0-9]*"><span class="release">[^<]*' "$dom" | sed 's/.*>//')
+echo "columns: $(echo $heads)"
+[[ $(wc -l <<<"$heads") == 3 ]] && ok "3 kernel columns" || bad "columns: $heads"
+[[ $(echo $heads) == "6.1.0-99-test 6.12.999-test $(uname -r)" ]] && ok "columns in version order" ||
+	bad "column order: $(echo $heads)"
+grep -q '<tr class="family" id="family-mqueue">' "$dom" && ok "a family group row" || bad "no family row"
+grep -q '<tr class="probe" id="mqueue.noattr">' "$dom" && ok "a probe group row" || bad "no probe row"
+
+row() { grep -o "<tr class=\"item [^\"]*\" id=\"$1\">.*</tr>" "$dom" | head -n 1; }
+r=$(row mqueue.noattr.maxmsg)
+[[ $r == *'class="item obs changed"'* ]] && ok "maxmsg row marked changed" || bad "maxmsg row: $r"
+# 6.1 says 7, 6.12 says 10: the 6.12 cell (column 1) is the changed one.
+[[ $r == *'<td class="obs" data-col="0"><span class="v">7</span>'* ]] && ok "6.1 cell shows 7" || bad "6.1 cell: $r"
+[[ $r == *'<td class="obs changed" data-col="1"><span class="v">10</span>'* ]] && ok "6.12 cell marked changed" ||
+	bad "6.12 cell: $r"
+[[ $r == *'<td class="obs" data-col="2">'* ]] && ok "host cell (same as 6.12) not marked" || bad "host cell: $r"
+r=$(row mqueue.attr.einval_above_msg_max)
+[[ $r == *'<td class="fail" data-col="0"'* && $r == *'<td class="pass changed" data-col="1"'* ]] &&
+	ok "a failed check, then its recovery marked" || bad "fail row: $r"
+r=$(row mqueue.noattr.msgsize)
+[[ $r == *'class="item obs"'* && $r != *changed* ]] && ok "an unchanged row is not marked" || bad "msgsize row: $r"
+
+# Links point at the catalogue heading of the item (GitHub-style anchors).
+href=$(grep -o '<tr class="item [^"]*" id="mqueue.noattr.maxmsg"><th class="item"[^>]*><a href="[^"]*"' "$dom" |
+	sed 's/.*href="//; s/"$//')
+echo "link: $href"
+[[ $href == *docs/catalogue.md#mqueuenoattrmaxmsg ]] && ok "row linked to its catalogue entry" || bad "link: $href"
+[[ -f ${page%/*}/${href%%#*} ]] && ok "the link's file exists relative to the page" || bad "${href%%#*} not found from the page"
+grep -q '^#### mqueue.noattr.maxmsg$' docs/catalogue.md && ok "the heading exists in docs/catalogue.md" ||
+	bad "no heading for mqueue.noattr.maxmsg"
+n=$(grep -o 'id="changed-rows">[0-9]*' "$dom" | sed 's/.*>//')
+[[ $n -ge 2 ]] && ok "$n rows differ" || bad "changed rows: $n"
+exit $status

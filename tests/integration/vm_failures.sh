@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# abiwatch vm when things go wrong: bad usage (nothing booted), a guest
+# that outlives --timeout, a kernel that panics, and abiwatch itself
+# killed with SIGKILL or SIGTERM while QEMU runs.  Each must give a clear
+# result quickly, never a hang, and leave no QEMU and no file behind.
+set -u
+abiwatch=${ABIWATCH:-./abiwatch}
+skip() { echo "SKIP: $*"; exit 4; }
+status=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; status=1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmfail.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+one_line_error() { # description command...
+	local what=$1
+	shift
+	"$@" >"$work/out" 2>"$work/err"
+	local got=$?
+	if [[ $got == 2 && $(wc -l <"$work/err") == 1 && ! -s $work/out ]]; then ok "$what: $(cat "$work/err")"
+	else bad "$what: exit $got, stderr:"; cat "$work/err"; fi
+}
+
+# ---- usage: nothing is booted ----
+"$abiwatch" vm --help >"$work/out" && grep -q -- '--deb' "$work/out" && ok "vm --help" || bad "vm --help"
+"$abiwatch" help vm >/dev/null && ok "help vm" || bad "help vm"
+one_line_error "neither --kernel nor --deb" "$abiwatch" vm
+one_line_error "both --kernel and --deb" "$abiwatch" vm --kernel /x --deb /y
+one_line_error "bad --timeout" "$abiwatch" vm --kernel /x --timeout 0
+one_line_error "bad --accel" "$abiwatch" vm --kernel /x --accel fast
+one_line_error "bad --memory" "$abiwatch" vm --kernel /x --memory 12
+one_line_error "RUN-ARGS setting -o" "$abiwatch" vm --kernel /x -- mqueue -o y
+one_line_error "a stray argument" "$abiwatch" vm --kernel /x mqueue
+one_line_error "missing kernel" "$abiwatch" vm --kernel "$work/none"
+one_line_error "not a bzImage" "$abiwatch" vm --kernel /etc/passwd
+one_line_error "not a package" "$abiwatch" vm --deb /etc/passwd
+one_line_error "--modules with --deb" "$abiwatch" vm --deb /etc/passwd --modules /tmp
+
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps)"
+[[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
+	skip "build/static/abiwatch or build/vm/abiwatch-init missing (make vm)"
+deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}")
+case $? in 0) ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
+one_line_error "unwritable output" "$abiwatch" vm --deb "$deb" -o /nonexistent/dir/x.snapshot
+
+# The QEMU children of a pid, while it runs.
+qemu_of() { pgrep -P "$1" -f qemu-system 2>/dev/null; }
+gone_within() { # pid seconds
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# ---- a guest that does not finish in time ----
+start=$(date +%s.%N)
+"$abiwatch" vm --deb "$deb" --timeout 2 -o "$work/t.snapshot" -- mqueue >"$work/out" 2>"$work/err"
+rc=$? e=$(elapsed_since "$start")
+cat "$work/err"
+[[ $rc == 1 ]] && grep -q ': timeout after ' "$work/err" && ok "--timeout 2: exit 1, a timeout, in ${e}s" ||
+	bad "--timeout 2: exit $rc"
+awk -v e="$e" 'BEGIN { exit !(e < 15) }' && ok "the timeout took ${e}s, not a hang" || bad "the timeout took ${e}s"
+[[ ! -e $work/t.snapshot ]] && ok "no snapshot written on timeout" || bad "a snapshot was written on timeout"
+
+# ---- a kernel that panics (no init: VFS cannot mount root) ----
+"$abiwatch" vm --deb "$deb" --append rdinit=/nonexistent --timeout 60 -o "$work/p.snapshot" -- mqueue \
+	>"$work/out" 2>"$work/err"
+rc=$?
+head -n 1 "$work/err"
+[[ $rc == 1 ]] && grep -q ': panic after .*Kernel panic - not syncing' "$work/err" &&
+	ok "a panicking kernel: exit 1, reported as a panic" || { bad "panic: exit $rc"; cat "$work/err"; }
+
+# ---- abiwatch killed while QEMU runs: QEMU dies with it ----
+for sig in KILL TERM; do
+	"$abiwatch" vm --deb "$deb" --timeout 100 -o "$work/k.snapshot" -- mqueue >"$work/out" 2>"$work/err" &
+	pid=$!
+	qemu=
+	for ((i = 0; i < 200; i++)); do
+		qemu=$(qemu_of "$pid")
+		[[ -n $qemu ]] && break
+		sleep 0.05
+	done
+	if [[ -z $qemu ]]; then
+		bad "SIG$sig: QEMU never started"; kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+		continue
+	fi
+	# In a process group of its own: a terminal's ^C reaches abiwatch only.
+	[[ $(ps -o pgid= -p "$qemu" | tr -d ' ') == "$qemu" ]] && ok "SIG$sig: QEMU in its own process group" ||
+		bad "SIG$sig: QEMU shares a process group"
+	sleep 0.5
+	kill -"$sig" "$pid"
+	wait "$pid" 2>/dev/null
+	gone_within "$qemu" 3 && ok "SIG$sig of abiwatch: QEMU $qemu gone" ||
+		{ bad "SIG$sig of abiwatch: QEMU $qemu still runs"; kill -KILL "$qemu" 2>/dev/null; }
+	[[ ! -e $work/k.snapshot ]] && ok "SIG$sig: no snapshot left" || bad "SIG$sig: a snapshot was left"
+	leftovers=$(ls -A "$work" | grep -v -E '^(out|err)$')
+	[[ -z $leftovers ]] && ok "SIG$sig: no file left in the output directory" || bad "SIG$sig: left $leftovers"
+done
+exit $status

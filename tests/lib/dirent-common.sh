@@ -1,0 +1,80 @@
+# Sourced by tests/integration/dirent_*.sh: reading a snapshot and
+# comparing its values, with one line of output per comparison.
+#   load_snapshot FILE        fills snap[KEY]=VALUE; header_ok=1 when the
+#                             header is "abiwatch-snapshot 1[.N]"
+#   expect KEY VALUE          the value is VALUE
+#   expect_match KEY REGEX    the value matches REGEX (bash =~)
+#   expect_le KEY N           the value is a number <= N
+#   expect_pass PROBE...      every check of each probe is "pass"
+#   finish                    prints the counts; exit 0, or 1 after failures
+# ABIWATCH (default ./abiwatch) is the program; ABIWATCH_HELPER_DIR is set
+# to build/m32 when unset, so that build/asan/abiwatch finds the 32-bit
+# helper too.
+set -u
+export LC_ALL=C
+abiwatch=${ABIWATCH:-./abiwatch}
+export ABIWATCH_HELPER_DIR=${ABIWATCH_HELPER_DIR:-$PWD/build/m32}
+declare -A snap
+header_ok=0 compared=0 failures=0
+
+skip() { echo "SKIP: $*"; exit 4; }
+
+load_snapshot() {
+	local first=1 line
+	snap=()
+	header_ok=0
+	while IFS= read -r line; do
+		if ((first)); then
+			first=0
+			[[ $line =~ ^abiwatch-snapshot\ 1(\.[0-9]+)?$ ]] && header_ok=1
+			continue
+		fi
+		[[ $line == *" = "* ]] || continue
+		snap[${line%% = *}]=${line#* = }
+	done <"$1"
+}
+
+report() { # ok|bad what
+	compared=$((compared + 1))
+	if [[ $1 == ok ]]; then
+		echo "ok   $2"
+	else
+		echo "FAIL $2"
+		failures=$((failures + 1))
+	fi
+}
+
+expect() {
+	local got=${snap[$1]-<absent>}
+	if [[ $got == "$2" ]]; then report ok "$1 = $got"
+	else report bad "$1: expected '$2', got '$got'"; fi
+}
+
+expect_match() {
+	local got=${snap[$1]-<absent>}
+	if [[ $got =~ $2 ]]; then report ok "$1 = $got"
+	else report bad "$1: expected a match of /$2/, got '$got'"; fi
+}
+
+expect_le() {
+	local got=${snap[$1]-<absent>}
+	if [[ $got =~ ^[0-9]+$ ]] && ((got <= $2)); then report ok "$1 = $got (<= $2)"
+	else report bad "$1: expected a number <= $2, got '$got'"; fi
+}
+
+DIRENT_CHECKS="unique complete seek_resume telldir_matches_doff terminates terminates_rename unmodified_once"
+
+expect_pass() {
+	local p c
+	for p in "$@"; do
+		for c in $DIRENT_CHECKS; do
+			expect "check.dirent.$p.$c" pass
+		done
+	done
+}
+
+finish() {
+	echo "$compared compared, $failures failed"
+	((failures == 0)) || exit 1
+	exit 0
+}

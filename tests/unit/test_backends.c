@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The backends' helpers that need no privilege: finding programs, running
+ * them with their output captured, the filesystem-type check, the list of
+ * backends, and removing a tree. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "backends/backend.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void test_find_program(void **state)
+{
+	(void)state;
+	char *sh = aw_find_program("sh");
+	assert_non_null(sh);
+	assert_true(access(sh, X_OK) == 0);
+	free(sh);
+	assert_null(aw_find_program("abiwatch-no-such-program"));
+	char *abs = aw_find_program("/bin/sh");
+	assert_string_equal(abs, "/bin/sh");
+	free(abs);
+	assert_null(aw_find_program("/nonexistent/sh"));
+}
+
+static void test_run_capture(void **state)
+{
+	(void)state;
+	char *out = NULL;
+	const char *const ok[] = { "/bin/sh", "-c", "echo out; echo err >&2; exit 3", NULL };
+	assert_int_equal(aw_run_capture(ok, &out), 3);
+	assert_string_equal(out, "out\nerr\n");
+	free(out);
+
+	const char *const env[] = { "ABIWATCH_TEST_VALUE=42", NULL };
+	const char *const show[] = { "/bin/sh", "-c", "printf %s \"$ABIWATCH_TEST_VALUE\"", NULL };
+	assert_int_equal(aw_run_capture_env(show, env, &out), 0);
+	assert_string_equal(out, "42");
+	free(out);
+
+	/* Only the last 4 KiB are kept. */
+	const char *const big[] = { "/bin/sh", "-c", "i=0; while [ $i -lt 2000 ]; do "
+				    "echo line$i; i=$((i+1)); done", NULL };
+	assert_int_equal(aw_run_capture(big, &out), 0);
+	assert_true(strlen(out) <= 4096);
+	assert_non_null(strstr(out, "line1999\n"));
+	assert_null(strstr(out, "line0\n"));
+	free(out);
+
+	const char *const missing[] = { "/nonexistent/mkfs", NULL };
+	assert_int_equal(aw_run_capture(missing, &out), -1);
+	assert_non_null(strstr(out, "cannot execute /nonexistent/mkfs"));
+	free(out);
+}
+
+static void test_fs_types(void **state)
+{
+	(void)state;
+	/* Every kernel abiwatch runs on has proc; no kernel has this one. */
+	assert_null(aw_fs_type_missing("proc"));
+	char *why = aw_fs_type_missing("abiwatchfs");
+	assert_string_equal(why, "abiwatchfs not in /proc/filesystems");
+	free(why);
+}
+
+static void test_backend_list(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (const struct aw_backend *const *b = aw_backends; *b; b++, n++) {
+		assert_ptr_equal(aw_backend_find((*b)->name), *b);
+		assert_non_null((*b)->prepare);
+		assert_null(strchr((*b)->name, ' '));
+		/* Only loop-mounted filesystems need a block device. */
+		assert_true((*b)->block == (*b)->loop);
+		assert_false((*b)->host_state);
+	}
+	assert_true(n >= 6);
+	assert_ptr_equal(aw_backend_find("path"), &aw_backend_path);
+	assert_true(aw_backend_path.host_state);
+	assert_null(aw_backend_find("ext5"));
+}
+
+static void test_remove_tree(void **state)
+{
+	(void)state;
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char dir[4096], path[4200];
+	snprintf(dir, sizeof(dir), "%s/abiwatch-test-backends.XXXXXX", tmp);
+	assert_non_null(mkdtemp(dir));
+	char a[4200], b[4200];
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/a/b", dir);
+	assert_int_equal(mkdir(a, 0755), 0);
+	assert_int_equal(mkdir(b, 0755), 0);
+	for (int i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "%s/%s/f%d", dir, i % 2 ? "a" : "a/b", i);
+		int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_int_equal(aw_remove_tree(dfd), 0);
+	close(dfd);
+	assert_int_equal(rmdir(dir), 0); /* empty now */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_find_program),
+		cmocka_unit_test(test_run_capture),
+		cmocka_unit_test(test_fs_types),
+		cmocka_unit_test(test_backend_list),
+		cmocka_unit_test(test_remove_tree),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

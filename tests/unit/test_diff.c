@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Comparing snapshots: every kind of change, the environment's part,
+ * --ignore, meanings, and the checks a snapshot must pass to be compared. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "core/diff.h"
+#include "core/env.h"
+#include "core/registry.h"
+#include "core/textfile.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void parse(const char *text, struct aw_snapshot *s)
+{
+	char *err = NULL;
+	if (aw_snapshot_parse(text, strlen(text), "t", s, &err) != 0)
+		fail_msg("%s", err);
+	if (aw_diff_validate(s, "t", &err) != 0)
+		fail_msg("%s", err);
+}
+
+/* Diff two snapshot bodies (the header is added). */
+static void diff_of(const char *old, const char *new, char *const *ignore, size_t nignore,
+		    struct aw_diff *d)
+{
+	char *to = xasprintf("abiwatch-snapshot 1.0\n%s", old);
+	char *tn = xasprintf("abiwatch-snapshot 1.0\n%s", new);
+	struct aw_snapshot so, sn;
+	struct aw_diff_opts opts = { .ignore = ignore, .nignore = nignore };
+	parse(to, &so);
+	parse(tn, &sn);
+	aw_diff_compute(&so, &sn, &opts, d);
+	aw_snapshot_free(&so);
+	aw_snapshot_free(&sn);
+	free(to);
+	free(tn);
+}
+
+static const struct aw_diff_change *find(const struct aw_diff *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->changes[i].name, name) == 0)
+			return &d->changes[i];
+	fail_msg("no change of %s", name);
+	return NULL;
+}
+
+static void expect(const struct aw_diff *d, const char *name, enum aw_diff_kind kind)
+{
+	const struct aw_diff_change *c = find(d, name);
+	if (c->kind != kind)
+		fail_msg("%s: %s, expected %s", name, aw_diff_kind_name(c->kind), aw_diff_kind_name(kind));
+}
+
+static void test_identical(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	const char *s = "check.a.b.c = pass\nenv.caps = none\nobs.a.b.v = 1\nprobe.a.b = ran\n";
+	diff_of(s, s, NULL, 0, &d);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(d.nenv, 0);
+	assert_false(aw_diff_differs(&d));
+	aw_diff_free(&d);
+}
+
+/* A snapshot without keys is valid (a run of nothing). */
+static void test_empty_snapshots(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("", "", NULL, 0, &d);
+	assert_int_equal(d.n, 0);
+	aw_diff_free(&d);
+	diff_of("", "env.caps = none\nobs.a.b.c = 1\n", NULL, 0, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.nenv, 1);
+	aw_diff_free(&d);
+	diff_of("obs.a.b.c = 1\n", "", NULL, 0, &d);
+	expect(&d, "obs.a.b.c", AW_DIFF_REMOVED);
+	aw_diff_free(&d);
+}
+
+static void test_observations(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("obs.a.b.gone = 1\nobs.a.b.same = x\nobs.a.b.v = 31\nobs.a.b.w = 5\n"
+		"unobserved.a.b.u = error: broke\n",
+		"obs.a.b.new = 2\nobs.a.b.same = x\nobs.a.b.u = 7\nobs.a.b.v = 63\n"
+		"unobserved.a.b.w = skip: needs a thing\n", NULL, 0, &d);
+	assert_int_equal(d.n, 5);
+	expect(&d, "obs.a.b.v", AW_DIFF_CHANGED);
+	expect(&d, "obs.a.b.new", AW_DIFF_ADDED);
+	expect(&d, "obs.a.b.gone", AW_DIFF_REMOVED);
+	expect(&d, "obs.a.b.u", AW_DIFF_RECOVERED);
+	expect(&d, "obs.a.b.w", AW_DIFF_SKIPPED);
+	assert_string_equal(find(&d, "obs.a.b.v")->old_value, "31");
+	assert_string_equal(find(&d, "obs.a.b.v")->new_value, "63");
+	assert_null(find(&d, "obs.a.b.new")->old_value);
+	assert_null(find(&d, "obs.a.b.gone")->new_value);
+	assert_true(aw_diff_differs(&d));
+	aw_diff_free(&d);
+}
+
+static void test_checks_and_probes(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("check.a.b.chg = fail: one\ncheck.a.b.err = fail: x\ncheck.a.b.rec = fail: x\n"
+		"check.a.b.reg = pass\ncheck.a.b.sk = pass\ncheck.a.b.un = skip: why\n"
+		"probe.a.b = ran\nprobe.a.c = ran\n",
+		"check.a.b.chg = fail: two\ncheck.a.b.err = error: y\ncheck.a.b.rec = pass\n"
+		"check.a.b.reg = timeout: slow\ncheck.a.b.sk = skip: why\ncheck.a.b.un = fail: x\n"
+		"probe.a.b = error: crashed\nprobe.a.c = ran\n", NULL, 0, &d);
+	assert_int_equal(d.n, 7);
+	expect(&d, "check.a.b.chg", AW_DIFF_CHANGED);
+	expect(&d, "check.a.b.err", AW_DIFF_CHANGED);
+	expect(&d, "check.a.b.rec", AW_DIFF_RECOVERED);
+	expect(&d, "check.a.b.reg", AW_DIFF_REGRESSED);
+	expect(&d, "check.a.b.sk", AW_DIFF_SKIPPED);
+	expect(&d, "check.a.b.un", AW_DIFF_UNSKIPPED);
+	expect(&d, "probe.a.b", AW_DIFF_REGRESSED);
+	/* Probes first, then checks, then observations. */
+	assert_string_equal(d.changes[0].name, "probe.a.b");
+	aw_diff_free(&d);
+}
+
+static void test_environment_lists(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("env.caps = cap_a,cap_b,cap_c\nenv.kernel.release = 6.1\nenv.only.old = x\n",
+		"env.caps = cap_a,cap_d\nenv.kernel.release = 6.18\n", NULL, 0, &d);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(d.nenv, 3);
+	assert_false(aw_diff_differs(&d)); /* the environment alone is no difference */
+	assert_string_equal(d.env[0].key, "env.caps");
+	assert_string_equal(d.env[0].summary, "lost cap_b, cap_c; gained cap_d");
+	assert_null(d.env[1].summary);
+	assert_null(d.env[2].new_value);
+	aw_diff_free(&d);
+
+	diff_of("env.caps = none\n", "env.caps = cap_x,cap_y\n", NULL, 0, &d);
+	assert_string_equal(d.env[0].summary, "gained cap_x, cap_y");
+	aw_diff_free(&d);
+}
+
+static void test_skip_explained_by_capabilities(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("check.a.b.c = pass\ncheck.a.b.d = pass\nenv.caps = cap_chown,cap_sys_resource\n"
+		"obs.a.b.v = 1\nprobe.a.b = ran\n",
+		"check.a.b.c = skip: needs CAP_SYS_RESOURCE, which this process does not hold\n"
+		"check.a.b.d = skip: needs a file\nenv.caps = cap_chown\n"
+		"probe.a.b = skip: needs CAP_SYS_RESOURCE\n"
+		"unobserved.a.b.v = skip: needs CAP_SYS_RESOURCE\n", NULL, 0, &d);
+	assert_int_equal(d.n, 4);
+	assert_string_equal(find(&d, "check.a.b.c")->cause,
+			    "the new environment lacks cap_sys_resource (env.caps)");
+	assert_non_null(find(&d, "probe.a.b")->cause);
+	assert_non_null(find(&d, "obs.a.b.v")->cause);
+	assert_null(find(&d, "check.a.b.d")->cause); /* the reason names no difference */
+	assert_true(aw_diff_differs(&d));
+	aw_diff_free(&d);
+
+	/* The other way: the old machine lacked it. */
+	diff_of("check.a.b.c = skip: needs CAP_SYS_RESOURCE\nenv.caps = none\n",
+		"check.a.b.c = pass\nenv.caps = cap_sys_resource\n", NULL, 0, &d);
+	expect(&d, "check.a.b.c", AW_DIFF_UNSKIPPED);
+	assert_string_equal(d.changes[0].cause,
+			    "the old environment lacks cap_sys_resource (env.caps)");
+	assert_false(aw_diff_differs(&d));
+	aw_diff_free(&d);
+
+	/* A word inside another is not a mention: cap_sys_res is not named. */
+	diff_of("check.a.b.c = pass\nenv.caps = cap_sys_res,cap_x\n",
+		"check.a.b.c = skip: needs CAP_SYS_RESOURCE\nenv.caps = cap_x\n", NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+}
+
+/* A probe of this binary that declares a capability: its skip is the
+ * environment's even when the reason does not name the capability. */
+static void test_skip_explained_by_declared_needs(void **state)
+{
+	(void)state;
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	for (size_t f = 0; f < nfam; f++) {
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t p = 0; p < np; p++) {
+			const int *caps = probes[p]->needs.caps;
+			if (!caps || *caps < 0 || !probes[p]->items->name)
+				continue;
+			const char *cap = aw_cap_name(*caps);
+			char *item = xasprintf("%s.%s.%s", fams[f]->name, probes[p]->name,
+					       probes[p]->items->name);
+			const char *kind = probes[p]->items->kind == AW_CHECK ? "check" : "obs";
+			char *old = xasprintf("%s.%s = %s\nenv.caps = %s,cap_zzz\n", kind, item,
+					      *kind == 'c' ? "pass" : "1", cap);
+			char *new = xasprintf("%s.%s = skip: not possible here\nenv.caps = cap_zzz\n",
+					      *kind == 'c' ? "check" : "unobserved", item);
+			struct aw_diff d;
+			diff_of(old, new, NULL, 0, &d);
+			assert_int_equal(d.n, 1);
+			assert_non_null(d.changes[0].cause);
+			assert_non_null(strstr(d.changes[0].cause, cap));
+			assert_non_null(d.changes[0].meaning);
+			aw_diff_free(&d);
+			free(old);
+			free(new);
+			free(item);
+			return;
+		}
+	}
+	skip(); /* no probe declares a capability */
+}
+
+static void test_ignore(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	char *globs[] = { "a.b.c", "obs.*.w", "env.kernel.*", "env.caps" };
+	diff_of("check.a.b.c = pass\nenv.caps = cap_sys_resource\nenv.kernel.release = 1\n"
+		"obs.a.b.v = 1\nobs.a.b.w = 1\nprobe.a.b = ran\n",
+		"check.a.b.c = fail: x\nenv.caps = none\nenv.kernel.release = 2\n"
+		"obs.a.b.v = 2\nobs.a.b.w = 2\nprobe.a.b = skip: needs CAP_SYS_RESOURCE\n",
+		globs, 4, &d);
+	/* The probe stays although one of its checks is ignored. */
+	assert_int_equal(d.n, 2);
+	expect(&d, "probe.a.b", AW_DIFF_SKIPPED);
+	expect(&d, "obs.a.b.v", AW_DIFF_CHANGED);
+	/* Ignored env keys are kept, hidden, to explain skips. */
+	assert_non_null(find(&d, "probe.a.b")->cause);
+	for (size_t i = 0; i < d.nenv; i++)
+		assert_true(d.env[i].ignored);
+	aw_diff_free(&d);
+
+	char *family[] = { "a" };
+	diff_of("obs.a.b.v = 1\nobs.b.c.d = 1\n", "obs.a.b.v = 2\nobs.b.c.d = 2\n", family, 1, &d);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.changes[0].name, "obs.b.c.d");
+	aw_diff_free(&d);
+}
+
+static void test_meanings_from_the_catalogue(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("check.selftest.good.holds = pass\nobs.nosuch.probe.v = 1\n"
+		"obs.selftest.good.value = 1\nprobe.selftest.good = ran\n",
+		"check.selftest.good.holds = fail: x\nobs.nosuch.probe.v = 2\n"
+		"obs.selftest.good.value = 2\nprobe.selftest.good = error: x\n", NULL, 0, &d);
+	assert_string_equal(find(&d, "check.selftest.good.holds")->meaning,
+			    "the check each selftest probe reports on");
+	assert_string_equal(find(&d, "obs.selftest.good.value")->meaning,
+			    "the observation the good probe makes");
+	assert_string_equal(find(&d, "probe.selftest.good")->meaning,
+			    "passes its check and makes its observation");
+	assert_null(find(&d, "obs.nosuch.probe.v")->meaning);
+	aw_diff_free(&d);
+}
+
+static void test_other_keys_of_newer_formats(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("meta.x = 1\n", "meta.x = 2\nmeta.y = 1\n", NULL, 0, &d);
+	assert_int_equal(d.n, 2);
+	expect(&d, "meta.x", AW_DIFF_CHANGED);
+	expect(&d, "meta.y", AW_DIFF_ADDED);
+	assert_int_equal(d.changes[0].cls, AW_DIFF_OTHER);
+	aw_diff_free(&d);
+}
+
+static char *text_of(const struct aw_diff *d, int format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (format == 0)
+		aw_diff_text(f, d, "old.snap", "new.snap");
+	else if (format == 1)
+		aw_diff_ktap(f, d, "old.snap", "new.snap");
+	else
+		aw_diff_json(f, d, "old.snap", "new.snap");
+	fclose(f);
+	return buf;
+}
+
+static void test_text_output(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("check.a.b.c = pass\nenv.caps = cap_sys_resource\nobs.a.b.v = 1\n",
+		"check.a.b.c = skip: needs CAP_SYS_RESOURCE\nenv.caps = none\nobs.a.b.v = 2\\nx\n",
+		NULL, 0, &d);
+	char *t = text_of(&d, 0);
+	assert_string_equal(t,
+		"environment (not a kernel change):\n"
+		"  env.caps: cap_sys_resource -> none\n"
+		"explained by the environment:\n"
+		"  skipped   check.a.b.c: pass -> skip: needs CAP_SYS_RESOURCE "
+		"[the new environment lacks cap_sys_resource (env.caps)]\n"
+		"changes:\n"
+		"  changed   obs.a.b.v: 1 -> 2\\nx\n");
+	free(t);
+	t = text_of(&d, 1);
+	assert_non_null(strstr(t, "KTAP version 1\n1..2\n"));
+	assert_non_null(strstr(t, "\nok 1 check.a.b.c # SKIP explained by the environment: "));
+	assert_non_null(strstr(t, "\nnot ok 2 obs.a.b.v\n"));
+	free(t);
+	t = text_of(&d, 2);
+	assert_non_null(strstr(t, "\"different\":true"));
+	free(t);
+	aw_diff_free(&d);
+
+	diff_of("obs.a.b.v = 1\n", "obs.a.b.v = 1\n", NULL, 0, &d);
+	t = text_of(&d, 0);
+	assert_string_equal(t, ""); /* as diff(1): silence when the same */
+	free(t);
+	aw_diff_free(&d);
+}
+
+static void test_minor_versions(void **state)
+{
+	(void)state;
+	struct aw_snapshot a, b;
+	struct aw_diff d;
+	char *err = NULL;
+	const char *ta = "abiwatch-snapshot 1.0\nobs.a.b.v = 1\n";
+	const char *tb = "abiwatch-snapshot 1.4\nobs.a.b.v = 1\nzzz.new.key = 1\n";
+	assert_int_equal(aw_snapshot_parse(ta, strlen(ta), "a", &a, &err), 0);
+	assert_int_equal(aw_snapshot_parse(tb, strlen(tb), "b", &b, &err), 0);
+	aw_diff_compute(&a, &b, NULL, &d);
+	char *t = text_of(&d, 0);
+	assert_non_null(strstr(t, "formats differ: old.snap is format 1.0, new.snap is 1.4; "
+			       "both are format 1, so they are compared"));
+	assert_non_null(strstr(t, "added     zzz.new.key = 1"));
+	free(t);
+	aw_diff_free(&d);
+	aw_snapshot_free(&a);
+	aw_snapshot_free(&b);
+}
+
+static void expect_invalid(const char *body, const char *fragment)
+{
+	char *text = xasprintf("abiwatch-snapshot 1.0\n%s", body);
+	struct aw_snapshot s;
+	char *err = NULL;
+	assert_int_equal(aw_snapshot_parse(text, strlen(text), "f.snap", &s, &err), 0);
+	assert_int_equal(aw_diff_validate(&s, "f.snap", &err), -1);
+	if (!strstr(err, fragment))
+		fail_msg("error '%s' lacks '%s'", err, fragment);
+	free(err);
+	aw_snapshot_free(&s);
+	free(text);
+}
+
+static void test_validation(void **state)
+{
+	(void)state;
+	expect_invalid("probe.a.b = maybe\n", "f.snap:2: the value of probe.a.b must be ran");
+	expect_invalid("obs.a.b = 1\nprobe.a.b = pass\n", "f.snap:3: the value of probe.a.b");
+	expect_invalid("unobserved.a.b.c = 5\n", "f.snap:2: the value of unobserved.a.b.c must be skip");
+	expect_invalid("obs.a.b.c = 5\nunobserved.a.b.c = skip: x\n",
+		       "f.snap:3: unobserved.a.b.c, but the observation was also made");
+}
+
+static char *temp_file(const char *content, size_t len)
+{
+	char *path = xstrdup("/tmp/abiwatch-test-diff.XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+static void expect_load_error(const char *content, size_t len, const char *fragment)
+{
+	char *path = temp_file(content, len);
+	struct aw_snapshot s;
+	char *err = NULL;
+	assert_int_equal(aw_diff_load(path, &s, &err), -1);
+	char *want = xasprintf("%s:%s", path, fragment);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("error '%s' is not '%s...'", err, want);
+	free(want);
+	free(err);
+	unlink(path);
+	free(path);
+}
+
+static void test_load(void **state)
+{
+	(void)state;
+	const char bin[] = "abiwatch-snapshot 1.0\na = 1\n\x01\x00\x02";
+	expect_load_error(bin, sizeof(bin) - 1, "3: a NUL byte: not a text snapshot");
+	const char *unsorted = "abiwatch-snapshot 1.0\nb = 1\na = 1\n", *v2 = "abiwatch-snapshot 2.0\n";
+	expect_load_error(unsorted, strlen(unsorted), "3: key 'a' is out of order");
+	expect_load_error(v2, strlen(v2), "1: snapshot format 2.0 is not readable");
+
+	size_t big = AW_TEXTFILE_MAX + 10;
+	char *huge = xmalloc(big);
+	memset(huge, 'x', big);
+	memcpy(huge, "abiwatch-snapshot 1.0\nk = ", 26);
+	expect_load_error(huge, big, "2: larger than 16 MiB");
+	free(huge);
+
+	struct aw_snapshot s;
+	char *err = NULL;
+	assert_int_equal(aw_diff_load("/nonexistent/x.snap", &s, &err), -1);
+	assert_string_equal(err, "/nonexistent/x.snap: No such file or directory");
+	free(err);
+
+	const char *good = "abiwatch-snapshot 1.0\nobs.a.b.c = 1\n";
+	char *path = temp_file(good, strlen(good));
+	assert_int_equal(aw_diff_load(path, &s, &err), 0);
+	assert_string_equal(aw_snapshot_get(&s, "obs.a.b.c"), "1");
+	aw_snapshot_free(&s);
+	unlink(path);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_identical),
+		cmocka_unit_test(test_empty_snapshots),
+		cmocka_unit_test(test_observations),
+		cmocka_unit_test(test_checks_and_probes),
+		cmocka_unit_test(test_environment_lists),
+		cmocka_unit_test(test_skip_explained_by_capabilities),
+		cmocka_unit_test(test_skip_explained_by_declared_needs),
+		cmocka_unit_test(test_ignore),
+		cmocka_unit_test(test_meanings_from_the_catalogue),
+		cmocka_unit_test(test_other_keys_of_newer_formats),
+		cmocka_unit_test(test_text_output),
+		cmocka_unit_test(test_minor_versions),
+		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_load),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

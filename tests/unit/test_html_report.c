@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The report page: anchors as GitHub makes them, rows linked to the
+ * catalogue heading that documents them (grouped ones too), cells marked
+ * when they differ from their left neighbour, everything escaped. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "core/html_report.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_anchor(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "mqueue.noattr.maxmsg", "mqueuenoattrmaxmsg" },
+		{ "mqueue.sysctl.msg_max.min, .max, .initial", "mqueuesysctlmsg_maxmin-max-initial" },
+		{ "mqueue: POSIX message queue limits", "mqueue-posix-message-queue-limits" },
+		{ "dirent.tmpfs: cookies (getdents64)", "direnttmpfs-cookies-getdents64" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *a = aw_heading_anchor(cases[i][0]);
+		assert_string_equal(a, cases[i][1]);
+		free(a);
+	}
+}
+
+static void parse(const char *text, struct aw_snapshot *s)
+{
+	char *err = NULL;
+	if (aw_snapshot_parse(text, strlen(text), "t", s, &err) != 0)
+		fail_msg("%s", err);
+}
+
+static char *render(struct aw_report_column *cols, size_t n, const char *catalogue,
+		    struct aw_report_stats *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct aw_report_opts o = { .cols = cols, .ncols = n, .catalogue_href = "cat.md",
+				    .catalogue_text = catalogue, .title = "t<&>" };
+	aw_html_report(f, &o, st);
+	fclose(f);
+	return buf;
+}
+
+/* The <tr> of a row, from its id to the end of the line. */
+static char *row(const char *html, const char *id)
+{
+	char *needle = xasprintf("id=\"%s\">", id);
+	const char *p = strstr(html, needle);
+	free(needle);
+	if (!p)
+		return NULL;
+	const char *start = p;
+	while (start > html && strncmp(start, "<tr", 3) != 0)
+		start--;
+	return strndup(start, strcspn(start, "\n"));
+}
+
+static void test_report(void **state)
+{
+	(void)state;
+	struct aw_report_column cols[3] = {
+		{ .file = "dir/a.snapshot" }, { .file = "b.snapshot" }, { .file = "c.snapshot" },
+	};
+	parse("abiwatch-snapshot 1.0\n"
+	      "check.fam.p.ok = pass\n"
+	      "env.kernel.release = 6.1.0\n"
+	      "env.vm.accel = tcg\n"
+	      "obs.fam.p.grp.min = 1\n"
+	      "obs.fam.p.value = <old>\n"
+	      "probe.fam.p = ran\n", &cols[0].snap);
+	parse("abiwatch-snapshot 1.0\n"
+	      "check.fam.p.ok = fail: broke & \"worse\"\n"
+	      "env.kernel.release = 6.12.0\n"
+	      "obs.fam.p.grp.min = 1\n"
+	      "obs.fam.p.value = new\n"
+	      "probe.fam.p = ran\n", &cols[1].snap);
+	parse("abiwatch-snapshot 1.0\n"
+	      "check.fam.p.ok = fail: broke & \"worse\"\n"
+	      "env.kernel.release = 6.18.0\n"
+	      "probe.fam.p = ran\n"
+	      "unobserved.fam.p.value = skip: needs X\n", &cols[2].snap);
+	const char *catalogue = "## fam: a family\n### fam.p: a probe\n#### fam.p.ok\n"
+				"#### fam.p.grp.min, .max\n";
+	struct aw_report_stats st;
+	char *html = render(cols, 3, catalogue, &st);
+
+	assert_non_null(strstr(html, "<title>t&lt;&amp;&gt;</title>"));
+	assert_null(strstr(html, "<script"));
+	assert_int_equal(st.rows, 3);
+	assert_int_equal(st.changed_rows, 3); /* grp.min too: absent at the end */
+
+	char *r = row(html, "fam.p.ok");
+	assert_non_null(r);
+	assert_non_null(strstr(r, "href=\"cat.md#fampok\""));
+	assert_non_null(strstr(r, "<td class=\"pass\" data-col=\"0\""));
+	assert_non_null(strstr(r, "<td class=\"fail changed\" data-col=\"1\""));
+	assert_non_null(strstr(r, "<td class=\"fail\" data-col=\"2\""));
+	assert_non_null(strstr(r, "broke &amp; &quot;worse&quot;"));
+	free(r);
+
+	r = row(html, "fam.p.value");
+	assert_non_null(strstr(r, "class=\"item obs changed\""));
+	assert_non_null(strstr(r, "<span class=\"v\">&lt;old&gt;</span>"));
+	assert_non_null(strstr(r, "<td class=\"unobserved changed\" data-col=\"2\""));
+	free(r);
+
+	/* A grouped heading: fam.p.grp.min, .max */
+	r = row(html, "fam.p.grp.min");
+	assert_non_null(strstr(r, "href=\"cat.md#fampgrpmin-max\""));
+	assert_non_null(strstr(r, "<td class=\"absent changed\" data-col=\"2\""));
+	free(r);
+
+	/* Family and probe headings link to theirs. */
+	assert_non_null(strstr(html, "href=\"cat.md#fam-a-family\""));
+	assert_non_null(strstr(html, "href=\"cat.md#famp-a-probe\""));
+	/* The column heads: release, where, file. */
+	assert_non_null(strstr(html, "<span class=\"release\">6.1.0</span><span class=\"where\">VM (tcg)"));
+	assert_non_null(strstr(html, "<span class=\"release\">6.18.0</span><span class=\"where\">this machine"));
+	assert_non_null(strstr(html, "<span class=\"file\">a.snapshot</span>"));
+	/* The changes between neighbours, linked to their rows. */
+	assert_non_null(strstr(html, "<a href=\"#fam.p.value\">fam.p.value</a>: <code>&lt;old&gt;</code> &#8594; <code>new</code>"));
+	free(html);
+
+	/* Without a catalogue, anchors come from the names alone. */
+	html = render(cols, 3, NULL, &st);
+	r = row(html, "fam.p.grp.min");
+	assert_non_null(strstr(r, "href=\"cat.md#fampgrpmin\""));
+	free(r);
+	free(html);
+	for (size_t i = 0; i < 3; i++)
+		aw_snapshot_free(&cols[i].snap);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_anchor),
+		cmocka_unit_test(test_report),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

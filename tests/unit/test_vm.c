@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The VM step's pure parts: the cpio writer, module resolution on a tree of
+ * hand-made ELF modules (modules.dep, .modinfo depends and softdeps,
+ * aliases, built-ins, compressed files), bzImage headers, anonymous files
+ * and children that die with their parent. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "core/util.h"
+#include "vm/cpio.h"
+#include "vm/kernel.h"
+#include "vm/modules.h"
+#include "vm/proc.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- cpio ---- */
+
+struct entry {
+	char name[256];
+	unsigned mode, size, rmajor, rminor;
+	char data[64];
+};
+
+static unsigned hex8(const char *p)
+{
+	char b[9];
+	memcpy(b, p, 8);
+	b[8] = '\0';
+	return (unsigned)strtoul(b, NULL, 16);
+}
+
+/* Parse a newc archive back; returns the number of entries before the trailer. */
+static size_t parse_newc(const char *buf, size_t len, struct entry *out, size_t max)
+{
+	size_t off = 0, n = 0;
+	while (off + 110 <= len && n < max) {
+		assert_memory_equal(buf + off, "070701", 6);
+		unsigned mode = hex8(buf + off + 14), size = hex8(buf + off + 54);
+		unsigned rmaj = hex8(buf + off + 78), rmin = hex8(buf + off + 86);
+		unsigned namesize = hex8(buf + off + 94);
+		assert_int_equal(hex8(buf + off + 30), 0); /* uid */
+		assert_int_equal(hex8(buf + off + 46), 0); /* mtime */
+		const char *name = buf + off + 110;
+		assert_int_equal(name[namesize - 1], '\0');
+		off += 110 + namesize;
+		off = (off + 3) & ~(size_t)3;
+		if (strcmp(name, "TRAILER!!!") == 0)
+			return n;
+		snprintf(out[n].name, sizeof(out[n].name), "%s", name);
+		out[n].mode = mode;
+		out[n].size = size;
+		out[n].rmajor = rmaj;
+		out[n].rminor = rmin;
+		memcpy(out[n].data, buf + off, size < sizeof(out[n].data) - 1 ? size : sizeof(out[n].data) - 1);
+		off += size;
+		off = (off + 3) & ~(size_t)3;
+		n++;
+	}
+	fail_msg("no trailer");
+	return n;
+}
+
+static void test_cpio_newc(void **state)
+{
+	(void)state;
+	int fd = aw_anon_file("cpio");
+	assert_true(fd >= 0);
+	struct aw_cpio c;
+	aw_cpio_init(&c, fd);
+	assert_int_equal(aw_cpio_mem(&c, "usr/bin/hello", 0755, "hi!\n", 4), 0);
+	assert_int_equal(aw_cpio_symlink(&c, "sbin/modprobe", "/init"), 0);
+	assert_int_equal(aw_cpio_node(&c, "dev/console", S_IFCHR | 0600, 5, 1), 0);
+	assert_int_equal(aw_cpio_dir(&c, "usr", 0755), 0); /* already there: fine */
+	assert_int_equal(aw_cpio_finish(&c), 0);
+	aw_cpio_free(&c);
+
+	char *buf;
+	size_t len;
+	assert_int_equal(aw_fd_slurp(fd, &buf, &len), 0);
+	assert_int_equal(len % 4, 0);
+	struct entry e[16];
+	size_t n = parse_newc(buf, len, e, 16);
+	/* usr, usr/bin, usr/bin/hello, sbin, sbin/modprobe, dev, dev/console */
+	assert_int_equal(n, 7);
+	assert_string_equal(e[0].name, "usr");
+	assert_int_equal(e[0].mode, S_IFDIR | 0755);
+	assert_string_equal(e[1].name, "usr/bin");
+	assert_string_equal(e[2].name, "usr/bin/hello");
+	assert_int_equal(e[2].mode, S_IFREG | 0755);
+	assert_int_equal(e[2].size, 4);
+	assert_string_equal(e[2].data, "hi!\n");
+	assert_string_equal(e[4].name, "sbin/modprobe");
+	assert_int_equal(e[4].mode, S_IFLNK | 0777);
+	assert_string_equal(e[4].data, "/init");
+	assert_string_equal(e[6].name, "dev/console");
+	assert_int_equal(e[6].mode, S_IFCHR | 0600);
+	assert_int_equal(e[6].rmajor, 5);
+	assert_int_equal(e[6].rminor, 1);
+	free(buf);
+	close(fd);
+
+	/* A name twice is an error that sticks: no archive is half right. */
+	fd = aw_anon_file("cpio2");
+	aw_cpio_init(&c, fd);
+	assert_int_equal(aw_cpio_mem(&c, "a", 0644, "x", 1), 0);
+	assert_int_equal(aw_cpio_mem(&c, "a", 0644, "y", 1), -1);
+	assert_int_equal(aw_cpio_finish(&c), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(aw_cpio_mem(&c, "/absolute", 0644, "y", 1), -1);
+	aw_cpio_free(&c);
+	close(fd);
+}
+
+/* ---- modules ---- */
+
+/* A minimal ELF64 relocatable file whose .modinfo holds the strings. */
+static void write_module(const char *path, const char *const *info)
+{
+	char modinfo[1024];
+	size_t mlen = 0;
+	for (const char *const *s = info; s && *s; s++) {
+		size_t l = strlen(*s) + 1;
+		memcpy(modinfo + mlen, *s, l);
+		mlen += l;
+	}
+	static const char shstr[] = "\0.modinfo\0.shstrtab";
+	Elf64_Ehdr eh = { 0 };
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_REL;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_ehsize = sizeof(eh);
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 3;
+	eh.e_shstrndx = 2;
+	size_t data_off = sizeof(eh), str_off = data_off + mlen, sh_off = (str_off + sizeof(shstr) + 7) & ~7UL;
+	eh.e_shoff = sh_off;
+	Elf64_Shdr sh[3] = { { 0 } };
+	sh[1].sh_name = 1;
+	sh[1].sh_type = SHT_PROGBITS;
+	sh[1].sh_offset = data_off;
+	sh[1].sh_size = mlen;
+	sh[2].sh_name = 10;
+	sh[2].sh_type = SHT_STRTAB;
+	sh[2].sh_offset = str_off;
+	sh[2].sh_size = sizeof(shstr);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(&eh, sizeof(eh), 1, f);
+	fwrite(modinfo, 1, mlen, f);
+	fwrite(shstr, 1, sizeof(shstr), f);
+	for (size_t pad = str_off + sizeof(shstr); pad < sh_off; pad++)
+		fputc(0, f);
+	fwrite(sh, sizeof(sh), 1, f);
+	fclose(f);
+}
+
+static char *tree_dir;
+
+static void mkdirs(const char *path)
+{
+	char *copy = xstrdup(path);
+	for (char *p = copy + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(copy, 0755);
+			*p = '/';
+		}
+	}
+	free(copy);
+}
+
+static void module(const char *rel, const char *const *info)
+{
+	char *path = xasprintf("%s/%s", tree_dir, rel);
+	mkdirs(path);
+	write_module(path, info);
+	free(path);
+}
+
+static void text_file(const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", tree_dir, rel);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static void rm_rf(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* A tree like a .deb's: no modules.dep, depends and softdeps in .modinfo. */
+static void make_tree(void)
+{
+	char tmpl[] = "/tmp/abiwatch-unit-modules.XXXXXX";
+	tree_dir = xstrdup(mkdtemp(tmpl));
+	module("kernel/lib/libcrc32c.ko", (const char *const[]){ "name=libcrc32c", "depends=",
+		"softdep=pre: crc32c", NULL });
+	module("kernel/fs/xfs/xfs.ko", (const char *const[]){ "name=xfs", "depends=libcrc32c",
+		"alias=fs-xfs", NULL });
+	module("kernel/lib/raid6/raid6_pq.ko", (const char *const[]){ "depends=", NULL });
+	module("kernel/crypto/xor.ko", (const char *const[]){ "depends=", NULL });
+	module("kernel/crypto/xxhash_generic.ko", (const char *const[]){ "depends=",
+		"alias=crypto-xxhash64", "alias=xxhash64", NULL });
+	module("kernel/fs/btrfs/btrfs.ko", (const char *const[]){ "depends=xor,raid6_pq,libcrc32c",
+		"softdep=pre: xxhash64", "softdep=pre: crypto-crc32c", "alias=fs-btrfs", NULL });
+	module("kernel/drivers/block/loop.ko", (const char *const[]){ "depends=", NULL });
+	/* crc32c is built in, under an alias too */
+	text_file("modules.builtin", "kernel/crypto/crc32c_generic.ko\nkernel/fs/ext4/ext4.ko\n");
+	static const char bmi[] = "crc32c_generic.alias=crypto-crc32c\0crc32c_generic.alias=crc32c\0";
+	char *path = xasprintf("%s/modules.builtin.modinfo", tree_dir);
+	FILE *f = fopen(path, "w");
+	fwrite(bmi, 1, sizeof(bmi) - 1, f);
+	fclose(f);
+	free(path);
+}
+
+static const char *names(const struct aw_modplan *p, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->nload; i++) {
+		strncat(buf, p->load[i]->name, len - strlen(buf) - 2);
+		strncat(buf, " ", len - strlen(buf) - 1);
+	}
+	return buf;
+}
+
+static void test_modules_from_modinfo(void **state)
+{
+	(void)state;
+	make_tree();
+	struct aw_modtree t;
+	struct aw_modplan p;
+	char *err = NULL, buf[512];
+	aw_modtree_init(&t);
+	assert_int_equal(aw_modtree_from_dir(&t, tree_dir, &err), 0);
+	assert_null(t.dep);
+	const char *const wanted[] = { "loop", "fs-btrfs", "fs-xfs", "ext4", "nosuch" };
+	assert_int_equal(aw_modules_resolve(&t, wanted, 5, &p, &err), 0);
+	/* Dependencies and softdeps first; each once; built-ins left out. */
+	assert_string_equal(names(&p, buf, sizeof(buf)), "loop xxhash_generic xor raid6_pq libcrc32c btrfs xfs ");
+	bool missing = false;
+	for (size_t i = 0; i < p.nnotes; i++)
+		missing = missing || strstr(p.notes[i], "nosuch: not in this kernel");
+	assert_true(missing);
+	/* What modprobe fs-xfs loads: libcrc32c, then xfs. */
+	assert_int_equal(p.nnamed, 3);
+	size_t n, *seq = aw_modplan_sequence(&p, p.named[2], &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(p.load[seq[0]]->name, "libcrc32c");
+	assert_string_equal(p.load[seq[1]]->name, "xfs");
+	free(seq);
+	seq = aw_modplan_sequence(&p, p.named[1], &n);
+	assert_int_equal(n, 5); /* btrfs and its four */
+	assert_string_equal(p.load[seq[n - 1]]->name, "btrfs");
+	free(seq);
+	aw_modplan_free(&p);
+	aw_modtree_free(&t);
+	rm_rf(tree_dir);
+	free(tree_dir);
+}
+
+static void test_modules_dep_and_alias_files(void **state)
+{
+	(void)state;
+	make_tree();
+	/* depmod's view wins over .modinfo: here xfs also needs loop. */
+	text_file("modules.dep", "kernel/fs/xfs/xfs.ko: kernel/drivers/block/loop.ko kernel/lib/libcrc32c.ko\n"
+		  "kernel/lib/libcrc32c.ko:\nkernel/drivers/block/loop.ko:\n");
+	text_file("modules.alias", "alias fs-x* xfs\n");
+	struct aw_modtree t;
+	struct aw_modplan p;
+	char *err = NULL, buf[512];
+	aw_modtree_init(&t);
+	assert_int_equal(aw_modtree_from_dir(&t, tree_dir, &err), 0);
+	assert_non_null(t.dep);
+	const char *const wanted[] = { "fs-xfs-by-glob" };
+	assert_int_equal(aw_modules_resolve(&t, wanted, 1, &p, &err), 0);
+	assert_string_equal(names(&p, buf, sizeof(buf)), "loop libcrc32c xfs ");
+	aw_modplan_free(&p);
+	aw_modtree_free(&t);
+	rm_rf(tree_dir);
+	free(tree_dir);
+}
+
+static void test_modules_compressed(void **state)
+{
+	(void)state;
+	char *xz = aw_which("xz");
+	if (!xz)
+		skip();
+	free(xz);
+	make_tree();
+	char *cmd = xasprintf("xz '%s/kernel/fs/xfs/xfs.ko'", tree_dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	struct aw_modtree t;
+	struct aw_modplan p;
+	char *err = NULL, buf[512];
+	aw_modtree_init(&t);
+	assert_int_equal(aw_modtree_from_dir(&t, tree_dir, &err), 0);
+	const char *const wanted[] = { "xfs" };
+	assert_int_equal(aw_modules_resolve(&t, wanted, 1, &p, &err), 0);
+	assert_string_equal(names(&p, buf, sizeof(buf)), "libcrc32c xfs ");
+	/* Decompressed for the guest: plain ELF. */
+	assert_memory_equal(p.load[1]->elf, ELFMAG, SELFMAG);
+	assert_string_equal(p.load[1]->path, "kernel/fs/xfs/xfs.ko.xz");
+	aw_modplan_free(&p);
+	aw_modtree_free(&t);
+	rm_rf(tree_dir);
+	free(tree_dir);
+}
+
+static void test_modinfo_rejects_junk(void **state)
+{
+	(void)state;
+	size_t n;
+	assert_null(aw_elf_modinfo("not an elf", 10, &n));
+	char junk[256] = { 0x7f, 'E', 'L', 'F', ELFCLASS64 };
+	assert_null(aw_elf_modinfo(junk, sizeof(junk), &n));
+	char *out, *err = NULL;
+	size_t len;
+	assert_int_equal(aw_decompress("x.ko.xz", "garbage", 7, &out, &len, &err), -1);
+	assert_non_null(err);
+	free(err);
+}
+
+/* ---- bzImage ---- */
+
+static void test_bzimage_release(void **state)
+{
+	(void)state;
+	char img[0x400] = { 0 };
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x206] = 0x0f;
+	img[0x207] = 0x02;
+	img[0x20e] = 0x00; /* version string at 0x100 + 0x200 */
+	img[0x20f] = 0x01;
+	strcpy(img + 0x300, "6.1.0-57-cloud-amd64 (debian-kernel@lists.debian.org) #1 SMP");
+	int fd = aw_anon_file("bzimage");
+	assert_int_equal(aw_write_all(fd, img, sizeof(img)), 0);
+	char *err = NULL, *rel = aw_bzimage_release(fd, &err);
+	assert_non_null(rel);
+	assert_string_equal(rel, "6.1.0-57-cloud-amd64");
+	free(rel);
+	close(fd);
+	fd = aw_anon_file("junk");
+	assert_int_equal(aw_write_all(fd, img + 0x300, 0x100), 0);
+	assert_null(aw_bzimage_release(fd, &err));
+	assert_non_null(strstr(err, "not a bzImage"));
+	free(err);
+	close(fd);
+}
+
+/* ---- processes ---- */
+
+static void test_spawn_and_anon_files(void **state)
+{
+	(void)state;
+	int out = aw_anon_file("out");
+	const char *argv[] = { "sh", "-c", "echo hello; echo oops >&2; exit 3", NULL };
+	char *err_text = NULL;
+	assert_int_equal(aw_run_wait(argv, -1, out, &err_text), 3);
+	assert_non_null(strstr(err_text, "oops"));
+	free(err_text);
+	char *data;
+	size_t len;
+	assert_int_equal(aw_fd_slurp(out, &data, &len), 0);
+	assert_string_equal(data, "hello\n");
+	free(data);
+	/* A child opens the same anonymous file through /proc/self/fd/N. */
+	char *path = aw_fd_path(out), *script = xasprintf("echo again >> %s", path);
+	const int keep[] = { out, -1 };
+	const char *argv2[] = { "sh", "-c", script, NULL };
+	struct aw_spawn how = { .in = -1, .out = -1, .err = -1, .keep = keep, .own_pgrp = true };
+	pid_t pid = aw_spawn(argv2, &how);
+	assert_true(pid > 0);
+	int st;
+	assert_int_equal(aw_wait_until(pid, 0, &st), 1);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(aw_fd_slurp(out, &data, &len), 0);
+	assert_string_equal(data, "hello\nagain\n");
+	free(data);
+	free(script);
+	free(path);
+	close(out);
+	/* A program that does not exist is an error, not a child. */
+	const char *argv3[] = { "/nonexistent/abiwatch-none", NULL };
+	struct aw_spawn none = { .in = -1, .out = -1, .err = -1 };
+	assert_int_equal(aw_spawn(argv3, &none), -1);
+	/* A deadline ends the wait with the child still running. */
+	const char *argv4[] = { "sleep", "10", NULL };
+	pid = aw_spawn(argv4, &none);
+	assert_true(pid > 0);
+	double t0 = aw_now();
+	assert_int_equal(aw_wait_until(pid, aw_now() + 0.2, &st), 0);
+	assert_true(aw_now() - t0 < 2);
+	aw_kill_reap(pid);
+	assert_int_equal(kill(pid, 0), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpio_newc),
+		cmocka_unit_test(test_modules_from_modinfo),
+		cmocka_unit_test(test_modules_dep_and_alias_files),
+		cmocka_unit_test(test_modules_compressed),
+		cmocka_unit_test(test_modinfo_rejects_junk),
+		cmocka_unit_test(test_bzimage_release),
+		cmocka_unit_test(test_spawn_and_anon_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
