@@ -70,7 +70,6 @@ enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts 
 	memset(fs, 0, sizeof(*fs));
 	fs->backend = b;
 	fs->dirfd = -1;
-	fs->host_dirfd = -1;
 	fs->loop_nr[0] = fs->loop_nr[1] = -1;
 	*why = NULL;
 
@@ -154,10 +153,12 @@ int aw_fs_release(struct aw_fs *fs, char **why)
 	int rc = 0;
 	*why = NULL;
 
-	if (fs->subdir && fs->dirfd >= 0) {
+	/* A host directory is emptied here, where a failure can be said;
+	 * the runner removes the directory itself (core/hostdir.c). */
+	if (fs->backend && fs->backend->host_state && fs->dirfd >= 0) {
 		int r = aw_remove_tree(fs->dirfd);
 		if (r) {
-			*why = xasprintf("emptying %s: %s", fs->dir ? fs->dir : fs->subdir,
+			*why = xasprintf("emptying %s: %s", fs->dir ? fs->dir : "the directory",
 					 strerror(-r));
 			rc = -1;
 		}
@@ -165,14 +166,6 @@ int aw_fs_release(struct aw_fs *fs, char **why)
 	if (fs->dirfd >= 0)
 		close(fs->dirfd);
 	fs->dirfd = -1;
-	if (fs->subdir && fs->host_dirfd >= 0 &&
-	    unlinkat(fs->host_dirfd, fs->subdir, AT_REMOVEDIR) != 0 && !*why) {
-		*why = xasprintf("removing %s: %s", fs->dir ? fs->dir : fs->subdir, strerror(errno));
-		rc = -1;
-	}
-	if (fs->host_dirfd >= 0)
-		close(fs->host_dirfd);
-	fs->host_dirfd = -1;
 	for (size_t i = fs->nmounts; i-- > 0;) {
 		if (umount2(fs->mounts[i], 0) != 0 && umount2(fs->mounts[i], MNT_DETACH) != 0 &&
 		    !*why) {
@@ -188,8 +181,7 @@ int aw_fs_release(struct aw_fs *fs, char **why)
 	}
 	free(fs->dir);
 	free(fs->detail);
-	free(fs->subdir);
-	fs->dir = fs->detail = fs->subdir = NULL;
+	fs->dir = fs->detail = NULL;
 	return rc;
 }
 

@@ -8,9 +8,9 @@
  * in the caller's private directory, attached to a loop device with
  * LO_FLAGS_AUTOCLEAR and mounted in the caller's private mount namespace,
  * so that the device and the mount vanish with the namespace even when
- * nothing gets to call aw_fs_release() (a SIGKILL).  The path backend is
- * the exception: it works in a fresh subdirectory of a directory of the
- * host, which aw_fs_release() must remove.
+ * nothing gets to call aw_fs_release() (a SIGKILL).  The path backend
+ * works in the fresh subdirectory of a host directory that the runner
+ * made for the probe and removes after it.
  */
 #ifndef ABIWATCH_BACKEND_H
 #define ABIWATCH_BACKEND_H
@@ -32,10 +32,12 @@ struct aw_fs_opts {
 	/* How many files the caller means to create: sizes images and
 	 * inode tables.  0: a small default. */
 	unsigned long entries;
-	/* The path backend: the directory to work below, an O_DIRECTORY
-	 * descriptor (aw_host_dirfd()), and how to name it in messages. */
+	/* The path backend: the directory to work in, an O_DIRECTORY
+	 * descriptor (aw_host_dirfd()), and how to name it in messages:
+	 * the user's label and the subdirectory's name (aw_host_dirname()). */
 	int host_dirfd;
 	const char *host_label;
+	const char *host_dirname;
 };
 
 struct aw_fs {
@@ -49,8 +51,6 @@ struct aw_fs {
 	char *mounts[4]; /* mount points to unmount, in order */
 	size_t nmounts;
 	int loop_nr[2];  /* loop devices created (not found free), or -1 */
-	int host_dirfd;  /* path backend: parent of subdir, owned */
-	char *subdir;    /* path backend: the name made below host_dirfd */
 };
 
 struct aw_backend {
@@ -62,8 +62,8 @@ struct aw_backend {
 	bool loop;             /* needs /dev/loop-control */
 	bool block;            /* mounts a block device: needs CAP_SYS_ADMIN in
 				  the initial user namespace */
-	bool host_state;       /* works on the host: aw_fs_release() must run,
-				  also after the caller's work failed */
+	bool host_state;       /* works on the host: the caller must empty the
+				  directory, also after its work failed */
 	/* Make the working directory; fs is zeroed with dirfd -1 on entry.
 	 * The generic checks of fstype and mkfs have passed. */
 	enum aw_fs_rc (*prepare)(const struct aw_backend *b, const struct aw_fs_opts *o,

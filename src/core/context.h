@@ -13,7 +13,8 @@ struct aw_ctx {
 	const char *tmpdir;   /* private tmpfs */
 	ino_t host_ipc_ino;   /* the runner's IPC namespace */
 	const void *data;     /* struct aw_probe.data */
-	int host_dirfd;       /* struct aw_probe.host_path, opened */
+	int host_dirfd;       /* a fresh subdirectory of struct aw_probe.host_path */
+	const char *host_dirname; /* its name there */
 	const struct aw_probe *probe;
 	bool *reported;       /* per declared item, for aw_skip_rest() */
 };

@@ -62,8 +62,11 @@ struct aw_probe {
 	 * what this one is about.  Read it back with aw_probe_data(). */
 	const void *data;
 	/* A directory of the host the probe works in (--path DIR).  The
-	 * runner opens it before the probe's mounts change, and hands the
-	 * probe a descriptor: aw_host_dirfd(). */
+	 * runner makes a fresh subdirectory there for each run of the probe
+	 * and hands the probe a descriptor of it: aw_host_dirfd().  It
+	 * removes the subdirectory once the probe's namespace is gone,
+	 * however the probe ended (a timeout, a kill of abiwatch); where
+	 * it cannot be made, the probe is skipped with the reason. */
 	const char *host_path;
 };
 
@@ -145,8 +148,11 @@ const char *aw_param(const struct aw_ctx *ctx, const char *name);
 /* aw_param() as a number, or dflt when the option was not given. */
 long long aw_param_long(const struct aw_ctx *ctx, const char *name, long long dflt);
 
-/* An O_DIRECTORY descriptor of struct aw_probe.host_path, or -1. */
+/* An O_DIRECTORY descriptor of a fresh, empty subdirectory of struct
+ * aw_probe.host_path, which the runner removes, or -1; and that
+ * subdirectory's name there (for messages), or NULL. */
 int aw_host_dirfd(const struct aw_ctx *ctx);
+const char *aw_host_dirname(const struct aw_ctx *ctx);
 
 /* The probe's private scratch directory: a tmpfs of its own mount
  * namespace over /dev/shm (over /tmp where there is no /dev/shm), also

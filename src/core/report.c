@@ -141,6 +141,11 @@ int aw_host_dirfd(const struct aw_ctx *ctx)
 	return ctx->host_dirfd;
 }
 
+const char *aw_host_dirname(const struct aw_ctx *ctx)
+{
+	return ctx->host_dirname;
+}
+
 char *aw_helper_path(const char *name)
 {
 	char exe[PATH_MAX];

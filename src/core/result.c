@@ -85,6 +85,17 @@ void aw_probe_result_settle(struct aw_probe_result *r, enum aw_status st,
 			aw_item_set(&r->items[i], st, reason);
 }
 
+void aw_probe_result_void(struct aw_probe_result *r, const char *reason)
+{
+	for (size_t i = 0; i < r->nitems; i++)
+		aw_item_set(&r->items[i], AW_ST_ERROR, reason);
+	if (aw_status_worse(r->status, AW_ST_ERROR) == AW_ST_ERROR) {
+		r->status = AW_ST_ERROR;
+		free(r->reason);
+		r->reason = xstrdup(reason);
+	}
+}
+
 static void probe_result_free(struct aw_probe_result *r)
 {
 	for (size_t i = 0; i < r->nitems; i++) {

@@ -58,6 +58,10 @@ void aw_probe_result_note(struct aw_probe_result *r, const char *text);
  * or timed-out probe). */
 void aw_probe_result_settle(struct aw_probe_result *r, enum aw_status st,
 			    const char *reason);
+/* Make every result that is not already worse an error with the reason:
+ * the ground changed under the probe (its directory was removed), so
+ * neither a pass nor a fail can be trusted. */
+void aw_probe_result_void(struct aw_probe_result *r, const char *reason);
 void aw_run_free(struct aw_run *run);
 
 /* kselftest exit status of the run: 1 if anything failed or broke,

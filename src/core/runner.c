@@ -14,6 +14,7 @@
  */
 #include "runner.h"
 #include "context.h"
+#include "hostdir.h"
 #include "protocol.h"
 #include "stuck.h"
 #include "util.h"
@@ -101,8 +102,8 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe,
-						 int result_fd, int host_dirfd, ino_t host_ipc)
+static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, int result_fd,
+						 const struct aw_hostdir *hd, ino_t host_ipc)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0) {
@@ -122,7 +123,8 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe,
 		nitems++;
 	struct aw_ctx ctx = {
 		.fd = result_fd, .tmpdir = scratch_dir, .host_ipc_ino = host_ipc, .data = probe->data,
-		.host_dirfd = host_dirfd, .probe = probe, .reported = xcalloc(nitems, sizeof(bool)),
+		.host_dirfd = hd->dirfd, .host_dirname = hd->name, .probe = probe,
+		.reported = xcalloc(nitems, sizeof(bool)),
 	};
 	probe->run(&ctx);
 	_exit(0);
@@ -189,7 +191,8 @@ static int isolate_mounts(int result_fd)
 
 /* PID 1 of the probe's namespace: set up, start the probe, reap, report. */
 static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int sync_fd,
-					       int result_fd, ino_t host_ipc)
+					       int result_fd, const struct aw_hostdir *hd,
+					       ino_t host_ipc)
 {
 	char go;
 
@@ -198,16 +201,6 @@ static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int 
 	if (read(sync_fd, &go, 1) != 1)
 		_exit(EXIT_NO_ISOLATION);
 	close(sync_fd);
-	/* Opened before the mounts change, so that the probe holds the very
-	 * directory the user named. */
-	int host_dirfd = -1;
-	if (probe->host_path) {
-		host_dirfd = open(probe->host_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (host_dirfd < 0) {
-			write_note(result_fd, probe->host_path);
-			_exit(EXIT_NO_ISOLATION);
-		}
-	}
 	if (isolate_mounts(result_fd) != 0)
 		_exit(EXIT_NO_ISOLATION);
 
@@ -217,7 +210,7 @@ static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int 
 		_exit(EXIT_NO_ISOLATION);
 	}
 	if (pid == 0)
-		run_probe(probe, result_fd, host_dirfd, host_ipc);
+		run_probe(probe, result_fd, hd, host_ipc);
 
 	int status;
 	for (;;) {
@@ -271,8 +264,11 @@ struct child {
 	int result_fd; /* read end */
 };
 
-/* Start init for this probe.  Returns 0, or -errno with nothing started. */
-static int spawn(const struct aw_probe *probe, struct child *c)
+/* Start init for this probe, handing it hd (the scratch subdirectory of
+ * its host_path, opened in our mount namespace, so that the probe holds
+ * the very directory the user named).  Returns 0, or -errno with nothing
+ * started. */
+static int spawn(const struct aw_probe *probe, const struct aw_hostdir *hd, struct child *c)
 {
 	int sync[2], result[2];
 	bool userns = needs_userns();
@@ -297,7 +293,7 @@ static int spawn(const struct aw_probe *probe, struct child *c)
 	if (pid == 0) {
 		close(sync[1]);
 		close(result[0]);
-		ns_init(probe, sync[0], result[1], host_ipc);
+		ns_init(probe, sync[0], result[1], hd, host_ipc);
 	}
 	int err = pid < 0 ? -errno : 0;
 	close(sync[0]);
@@ -433,6 +429,10 @@ static enum ending collect(struct child *c, struct collector *col, double timeou
 		}
 		if (aw_now() >= deadline) {
 			if (how != ENDED) {
+				/* A FUSE wait turns uninterruptible only once the
+				 * SIGKILL arrives, so look again now. */
+				if (!stuck)
+					stuck = aw_describe_stuck(c->pid);
 				how = LEFT_BEHIND;
 				break;
 			}
@@ -497,12 +497,16 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 			 : AW_DEFAULT_TIMEOUT_S;
 	char *why = unmet_needs(ref->probe);
 	struct child c = { 0 };
+	struct aw_hostdir hd = { .dirfd = -1, .hold_fd = -1, .janitor = -1 };
 	int err;
 
 	aw_probe_result_init(r, ref);
-	if (!why && (err = spawn(ref->probe, &c)) != 0)
+	if (!why && ref->probe->host_path)
+		(void)aw_hostdir_make(ref->probe->host_path, &hd, &why);
+	if (!why && (err = spawn(ref->probe, &hd, &c)) != 0)
 		why = xasprintf("cannot create private namespaces: %s", strerror(-err));
 	if (why) {
+		aw_hostdir_release(&hd, 1);
 		r->status = AW_ST_SKIP;
 		r->reason = why;
 		aw_probe_result_settle(r, AW_ST_SKIP, why);
@@ -512,8 +516,14 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 	struct collector col = { .r = r };
 	enum ending how = collect(&c, &col, timeout);
 	close(c.result_fd);
+	char *lost = aw_hostdir_lost(ref->probe->host_path, &hd);
+	/* Only a namespace that was reaped has let go of the pipe. */
+	aw_hostdir_release(&hd, how != LEFT_BEHIND);
 	free(col.buf);
 	settle(r, how, timeout);
+	if (lost)
+		aw_probe_result_void(r, lost);
+	free(lost);
 	r->seconds = aw_now() - start;
 }
 

@@ -16,6 +16,21 @@ static const char *mark(enum aw_status st)
 	return "ERR ";
 }
 
+/* A text from a probe or the user (a path with a newline in it) must stay
+ * on its line: control characters are shown as \n or \xHH. */
+static void put_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n')
+			fputs("\\n", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
 static void totals_line(FILE *out, const struct aw_run *run)
 {
 	struct aw_totals t = aw_run_totals(run);
@@ -25,12 +40,17 @@ static void totals_line(FILE *out, const struct aw_run *run)
 
 static void probe_report(FILE *out, const struct aw_probe_result *r, bool everything)
 {
-	if (r->status != AW_ST_PASS)
-		fprintf(out, "%s %s: %s\n", mark(r->status), r->fullname,
-			r->reason ? r->reason : "");
+	if (r->status != AW_ST_PASS) {
+		fprintf(out, "%s %s: ", mark(r->status), r->fullname);
+		put_text(out, r->reason);
+		fputc('\n', out);
+	}
 	if (everything || r->status != AW_ST_PASS)
-		for (size_t i = 0; i < r->nnotes; i++)
-			fprintf(out, "     note: %s\n", r->notes[i]);
+		for (size_t i = 0; i < r->nnotes; i++) {
+			fputs("     note: ", out);
+			put_text(out, r->notes[i]);
+			fputc('\n', out);
+		}
 	for (size_t i = 0; i < r->nitems; i++) {
 		const struct aw_item_result *it = &r->items[i];
 		bool obs = it->item->kind == AW_OBSERVATION;
@@ -38,10 +58,11 @@ static void probe_report(FILE *out, const struct aw_probe_result *r, bool everyt
 		if (r->status == AW_ST_SKIP || (!everything && it->status == AW_ST_PASS))
 			continue;
 		if (obs && it->status == AW_ST_PASS)
-			fprintf(out, "     %s = %s\n", it->fullname, it->text ? it->text : "");
+			fprintf(out, "     %s = ", it->fullname);
 		else
-			fprintf(out, "%s %s%s%s\n", mark(it->status), it->fullname,
-				it->text ? ": " : "", it->text ? it->text : "");
+			fprintf(out, "%s %s%s", mark(it->status), it->fullname, it->text ? ": " : "");
+		put_text(out, it->text);
+		fputc('\n', out);
 	}
 }
 
@@ -52,7 +73,9 @@ void aw_text_report(FILE *out, const struct aw_run *run)
 		aw_env_get(&run->env, "kernel.release"), aw_env_get(&run->env, "arch"));
 	for (size_t p = 0; p < run->nprobes; p++) {
 		const struct aw_probe_result *r = &run->probes[p];
-		fprintf(out, "\n%s  %s (%.3f s)\n", r->fullname, r->ref.probe->summary, r->seconds);
+		fprintf(out, "\n%s  ", r->fullname);
+		put_text(out, r->ref.probe->summary);
+		fprintf(out, " (%.3f s)\n", r->seconds);
 		probe_report(out, r, true);
 	}
 	fputc('\n', out);

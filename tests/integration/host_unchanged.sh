@@ -32,7 +32,10 @@ mkdir "$tmp/out" "$tmp/tmpdir"
 # rather than in the /tmp that others on the machine use meanwhile.
 tag=AW_HOST_TAG=$$.$RANDOM
 export TMPDIR=$tmp/tmpdir
-export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tmp/out"
+export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tmp/out $tmp/pathdir"
+# The --path backend too: its scratch subdirectory is the one thing a
+# probe makes on the host (the tmp section looks for it).
+mkdir -p "$tmp/pathdir"
 
 "$host_state" >"$tmp/before" 2>&1
 "$host_state" >"$tmp/again" 2>&1
@@ -47,7 +50,8 @@ fi
 run() {
 	local name=$1 status
 	shift
-	env "$tag" "$ABIWATCH" run -o "$tmp/out/$name.snapshot" "$@" >"$tmp/$name.out" 2>&1
+	env "$tag" "$ABIWATCH" run -o "$tmp/out/$name.snapshot" --path "scratch=$tmp/pathdir" "$@" \
+		>"$tmp/$name.out" 2>&1
 	status=$?
 	case $status in
 	0|1|4) ;;

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Kill abiwatch at random moments and check that the host is unchanged.
 #
-#   ABIWATCH=./abiwatch KILL_ROUNDS=100 tests/integration/kill.sh
+#   ABIWATCH=./abiwatch KILL_BUDGET_S=100 tests/integration/kill.sh
+#
+# A run here is a full one: every family and every backend, the --path
+# one included (a directory of this test's, watched for a scratch
+# subdirectory left behind), with --entries KILL_ENTRIES (default 2000)
+# so that a run is short and many kills fit in the time.
 #
 # abiwatch promises that nothing a probe does outlives it, by construction
 # (each probe is PID 1 of new PID, IPC and mount namespaces with a private
@@ -9,21 +14,27 @@
 # moment must leave the host as it was.  This takes a fingerprint of the
 # host (tests/lib/host-state), then:
 #
-#   1. KILL_ROUNDS times (default 100): starts `abiwatch run` of every
+#   1. KILL_ROUNDS times (default 60; fewer, but at least 20, once 45 % of
+#      KILL_BUDGET_S is spent): starts `abiwatch run` of every
 #      probe, waits a random delay in [0, 1.2 x one full run], sends
 #      SIGKILL, SIGTERM, SIGINT (to the process group, as a terminal
 #      would), or SIGKILL to a run with a tiny --timeout, and compares the
 #      fingerprint with the first one, allowing 2 s for processes to go.
-#   2. KILL_MIDFLIGHT_ROUNDS times (default 30): waits until the k-th probe
+#      The run must end by the signal (status 128+N) or by itself, and a
+#      snapshot it left must be whole (abiwatch diff reads it).
+#   2. KILL_MIDFLIGHT_ROUNDS times (default 20; at least 5, no more once
+#      70 % of the budget is spent): waits until the k-th probe
 #      (k at random) has its namespace, then a random part of how long that
 #      probe's namespace lived in a watched run, and sends SIGKILL (at once
 #      if that lands between two probes, as the next one starts), so that
 #      the kill lands while a probe is in flight.  With no probes there is
 #      nothing to land in, and this part says so.
-#   3. With strace: a SIGKILL as abiwatch enters a system call, for each
-#      call of a run in turn, up to KILL_SWEEP_MAX (default 400) of them or
-#      what fits in KILL_BUDGET_S (default 75) seconds from the start;
-#      every call made at most twice in a run is always one.
+#   3. With strace: a SIGKILL as abiwatch enters a system call, for calls
+#      of a run spread evenly, as many as fit in what is left of
+#      KILL_BUDGET_S (default 100) seconds, and at least as many as make
+#      KILL_MIN (default 100) kills in all, at most KILL_SWEEP_MAX (400);
+#      the calls made at most twice in a run (the steps, such as the
+#      snapshot's rename) come first.
 #
 # A difference fails with the round, the signal, the delay and the diff.
 # KILL_SEED makes the delays reproducible (the seed is always printed).
@@ -35,10 +46,12 @@ export LC_ALL=C
 root=$(cd "$(dirname "$0")/../.." && pwd)
 host_state=$root/tests/lib/host-state
 ABIWATCH=${ABIWATCH:-./abiwatch}
-rounds=${KILL_ROUNDS:-100}
-midflight_rounds=${KILL_MIDFLIGHT_ROUNDS:-30}
+rounds=${KILL_ROUNDS:-60}
+midflight_rounds=${KILL_MIDFLIGHT_ROUNDS:-20}
 sweep_max=${KILL_SWEEP_MAX:-400}
-budget_s=${KILL_BUDGET_S:-75}
+budget_s=${KILL_BUDGET_S:-100}
+min_kills=${KILL_MIN:-100}
+entries=${KILL_ENTRIES:-2000}
 seed=${KILL_SEED:-$(( $(date +%s%N) % 32768 ))}
 RANDOM=$seed
 GRACE_S=2     # how long leftovers may take to go after abiwatch is reaped
@@ -47,8 +60,8 @@ TINY=0.001    # the --timeout of the timeout rounds, seconds
 skip() { echo "SKIP: $*"; exit 4; }
 die() { echo "FAIL: $*"; exit 1; }
 
-for n in "$rounds" "$midflight_rounds" "$sweep_max" "$budget_s"; do
-	[[ $n =~ ^[0-9]+$ ]] || die "KILL_ROUNDS, KILL_MIDFLIGHT_ROUNDS, KILL_SWEEP_MAX and KILL_BUDGET_S take a number"
+for n in "$rounds" "$midflight_rounds" "$sweep_max" "$budget_s" "$min_kills" "$entries"; do
+	[[ $n =~ ^[0-9]+$ ]] || die "KILL_ROUNDS, KILL_MIDFLIGHT_ROUNDS, KILL_SWEEP_MAX, KILL_BUDGET_S, KILL_MIN and KILL_ENTRIES take a number"
 done
 [[ -x $ABIWATCH && -f $ABIWATCH ]] || die "no executable $ABIWATCH (run make first)"
 
@@ -70,7 +83,7 @@ trap 'exit 1' INT TERM HUP
 
 # A copy, so that a rebuild while this runs cannot swap the program under
 # test; it keeps the name abiwatch, which host-state looks for.
-mkdir "$tmp/bin" "$tmp/out" "$tmp/tmpdir"
+mkdir "$tmp/bin" "$tmp/out" "$tmp/tmpdir" "$tmp/pathdir"
 cp "$ABIWATCH" "$tmp/bin/abiwatch" || die "cannot copy $ABIWATCH"
 bin=$tmp/bin/abiwatch
 snap=$tmp/out/snap
@@ -83,7 +96,9 @@ snap=$tmp/out/snap
 # tests/run checks /tmp around the whole suite).
 tag=AW_KILL_TAG=$$.$seed.$RANDOM
 export TMPDIR=$tmp/tmpdir
-export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tmp/out"
+export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tmp/out $tmp/pathdir"
+# Every family, every backend (the --path one too).
+full=(--entries "$entries" --path "scratch=$tmp/pathdir")
 fingerprint() { "$host_state" 2>&1; }
 
 # Sleep without forking: a read that times out on a pipe nobody writes.
@@ -92,6 +107,8 @@ nap() { read -r -t "$1" -u "$nap_fd" _; }
 
 now_us() { local t=${EPOCHREALTIME/./}; echo $((10#$t)); }
 t_begin=$(now_us)
+# Whether PERCENT of the budget is spent.
+spent() { (( $(now_us) - t_begin >= budget_s * 10000 * $1 )); }
 fmt_s() { printf '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
 # A uniform random number of microseconds in [0, $1].
 rand_us() { echo $(( ((RANDOM << 15 | RANDOM) * ($1 + 1)) >> 30 )); }
@@ -102,7 +119,7 @@ set -m
 
 # start [RUN-OPTION...]: start a run of every probe in the background.
 start() {
-	env "$tag" "$bin" run -o "$snap" "$@" >"$tmp/run.out" 2>&1 &
+	env "$tag" "$bin" run -o "$snap" "${full[@]}" "$@" >"$tmp/run.out" 2>&1 &
 	pid=$!
 }
 
@@ -160,6 +177,24 @@ check_host() { # round description
 	exit 1
 }
 
+# The run ended by the signal or by itself, and what it left as snapshot
+# (nothing, or the snapshot of an earlier round) is whole.
+check_ending() { # round description
+	local want
+	case $how in INT) want=130 ;; TERM) want=143 ;; *) want=137 ;; esac
+	case $status in
+	0|1|4|"$want") ;;
+	*) echo "FAIL: round $1 ($2): exit status $status, expected $want or a run's own"
+	   echo "    (run output: $(tail -c 300 "$tmp/run.out" | tr '\n' ' '))"
+	   exit 1 ;;
+	esac
+	if [[ -e $snap ]] && ! "$bin" diff "$snap" "$snap" >/dev/null 2>"$tmp/diff.err"; then
+		echo "FAIL: round $1 ($2): the snapshot is not whole: $(head -c 300 "$tmp/diff.err")"
+		exit 1
+	fi
+	rm -f "$snap"
+}
+
 # ---- the reference fingerprint, and whether it is stable ----
 fingerprint >"$tmp/before"
 fingerprint >"$tmp/again"
@@ -199,6 +234,7 @@ landed=0 inflight=0
 
 # ---- 1: kills at random moments of a run ----
 for ((r = 1; r <= rounds; r++)); do
+	(( r > 20 )) && spent 45 && break
 	case $((RANDOM % 20)) in
 	[0-9]|10|11) how=KILL ;;    # 60 %
 	12|13|14) how=TERM ;;       # 15 %
@@ -221,8 +257,11 @@ for ((r = 1; r <= rounds; r++)); do
 	reap
 	kills[$how]=$((kills[$how] + 1))
 	(( status > 128 )) && landed=$((landed + 1))
-	check_host "$r" "SIG${how/timeout/KILL of a --timeout $TINY run} after $(fmt_s "$delay") s"
+	what="SIG${how/timeout/KILL of a --timeout $TINY run} after $(fmt_s "$delay") s"
+	check_host "$r" "$what"
+	check_ending "$r" "$what"
 done
+rounds_done=$((r - 1))
 
 # ---- 2: kills while a probe is in flight ----
 mid_done=0
@@ -245,6 +284,7 @@ else
 		span_us[k]=$(( 10#${last_us[${order[k]}]} - 10#${first_us[${order[k]}]} ))
 	done
 	for ((m = 1; spawned > 0 && m <= midflight_rounds; m++)); do
+		(( m > 5 )) && spent 70 && break
 		k=$(( RANDOM % spawned + 1 ))
 		delay=$(rand_us $(( span_us[k] * 9 / 10 )))
 		forget_children
@@ -290,7 +330,7 @@ elif ! strace -o /dev/null true 2>/dev/null; then
 	echo "# strace cannot trace here: no kill at each system call"
 else
 	t0=$(now_us)
-	strace -o "$tmp/trace" -E "$tag" "$bin" run -o "$snap" >"$tmp/run.out" 2>&1 &
+	strace -o "$tmp/trace" -E "$tag" "$bin" run -o "$snap" "${full[@]}" >"$tmp/run.out" 2>&1 &
 	pid=$!
 	reap
 	t1=$(now_us)
@@ -308,20 +348,29 @@ else
 	done
 	left_us=$(( budget_s * 1000000 - ($(now_us) - t_begin) ))
 	want=$(( left_us > 0 ? left_us / point_us : 0 ))
+	so_far=$(( rounds_done + mid_done ))
+	(( want < min_kills - so_far )) && want=$(( min_kills - so_far ))
 	(( want > sweep_max )) && want=$sweep_max
-	(( want < rare )) && want=$rare
-	# Every step-th of the frequent calls, and every rare one.
+	(( want > sweep_points )) && want=$sweep_points
+	# The rare calls first (every rare_step-th if they are too many),
+	# then every step-th of the frequent ones for what is left.
 	frequent=$(( sweep_points - rare ))
-	step=$(( want > rare && frequent > 0 ? (frequent + want - rare - 1) / (want - rare) : 0 ))
-	offset=$(( step > 0 ? RANDOM % step : 0 )) f=0
+	rare_step=$(( rare > want && want > 0 ? (rare + want - 1) / want : 1 ))
+	rare_want=$(( (rare + rare_step - 1) / rare_step ))
+	# (rounded down, so that at least what is wanted comes)
+	step=$(( want > rare_want && frequent > 0 ? frequent / (want - rare_want) : 0 ))
+	(( want > rare_want && frequent > 0 && step == 0 )) && step=1
+	offset=$(( step > 0 ? RANDOM % step : 0 )) f=0 g=0
 	for ((i = 0; i < sweep_points; i++)); do
 		read -r call nth times <<<"${points[i]}"
 		if (( times > 2 )); then
 			(( step > 0 && f++ % step == offset )) || continue
+		else
+			(( g++ % rare_step == 0 )) || continue
 		fi
 		strace -o /dev/null -E "$tag" -e trace="$call" \
 			-e inject="$call:signal=SIGKILL:when=$nth" \
-			"$bin" run -o "$snap" >"$tmp/run.out" 2>&1 &
+			"$bin" run -o "$snap" "${full[@]}" >"$tmp/run.out" 2>&1 &
 		pid=$!
 		reap
 		sweep_done=$((sweep_done + 1))
@@ -331,7 +380,7 @@ else
 fi
 
 elapsed=$(( $(now_us) - t_begin ))
-echo "kill: host unchanged after $((rounds + mid_done + sweep_done)) kills in $(fmt_s $elapsed) s" \
+echo "kill: host unchanged after $((rounds_done + mid_done + sweep_done)) kills in $(fmt_s $elapsed) s" \
      "(SIGKILL ${kills[KILL]}, SIGTERM ${kills[TERM]}, SIGINT ${kills[INT]}," \
      "SIGKILL with --timeout $TINY ${kills[timeout]}; $landed of these landed before the run ended;" \
      "$inflight of $mid_done mid-flight kills with a probe running;" \

@@ -35,14 +35,21 @@ check_run() { # label snapshot exit-status
 		status=1
 		return
 	fi
+	# The --path probe ran, and left nothing in its directory.
+	if ! grep -q '^check\.dirent\.mine\.complete = pass$' "$snap" || [[ -n $(ls -A "${snap%/*}/dir") ]]; then
+		echo "FAIL $label: the --path probe: $(grep '^check\.dirent\.mine\.complete' "$snap")," \
+		     "left: $(ls -A "${snap%/*}/dir")"
+		status=1
+		return
+	fi
 	echo "ok   $label: exit $rc, $(grep -c ' = pass$' "$snap") passed, $(grep -c ' = skip: ' "$snap") skipped"
 }
 
 # A real unprivileged uid, with a directory it may write.
 out=$work/nobody
-mkdir "$out" && chown 65534:65534 "$out"
+mkdir "$out" "$out/dir" && chown 65534:65534 "$out" "$out/dir"
 (cd "$out" && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	"$abiwatch" run -o "$out/snap" >"$out/ktap" 2>"$out/err")
+	"$abiwatch" run --path "mine=$out/dir" -o "$out/snap" >"$out/ktap" 2>"$out/err")
 rc=$?
 if [[ ! -s $out/snap ]]; then
 	echo "FAIL nobody: no snapshot (exit $rc)"; cat "$out/err"; exit 1
@@ -55,9 +62,9 @@ tests/lib/ktap-check "$out/ktap" || { echo "FAIL nobody: KTAP"; status=1; }
 # Root minus one capability at a time.
 for cap in sys_admin sys_resource ipc_owner dac_override; do
 	out=$work/no_$cap
-	mkdir "$out"
+	mkdir "$out" "$out/dir"
 	setpriv --bounding-set=-"$cap" --inh-caps=-"$cap" \
-		"$abiwatch" run -o "$out/snap" >"$out/ktap" 2>"$out/err"
+		"$abiwatch" run --path "mine=$out/dir" -o "$out/snap" >"$out/ktap" 2>"$out/err"
 	rc=$?
 	if grep -q "^env.caps = .*cap_$cap\(,\|$\)" "$out/snap"; then
 		echo "FAIL without $cap: env.caps still lists it"

@@ -32,6 +32,16 @@ check 2 "bad option" run --no-such-option
 check 2 "bad glob" run no_such_family
 check 2 "bad timeout" run --timeout -1
 check 1 "every probe times out" run mqueue --timeout 0.001 -o "$work/d.snap"
+# A --path probe: the runner's scratch subdirectory and its janitor, in a
+# run that ends and in one its deadline cuts.
+mkdir "$work/dir"
+check 0 "run dirent --path" run dirent --fs tmpfs --entries 200 --path "p=$work/dir" -o "$work/g.snap"
+check 1 "run dirent --path, timed out" run dirent --fs tmpfs --entries 200000 --path "p=$work/dir" \
+	--timeout 0.3 -o "$work/h.snap"
+if [[ -n $(ls -A "$work/dir") ]]; then
+	echo "FAIL --path: left in the directory: $(ls -A "$work/dir")"
+	status=1
+fi
 
 # diff: the same, edited (every output), broken input.
 sed -e '/^obs\./{s/ = [0-9][0-9]*$/ = 12345/;}' -e '0,/ = pass$/s/ = pass$/ = fail: edited/' \

@@ -81,8 +81,8 @@ static void whose(const char *dir, char *out, size_t len)
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
-		p = p || strcmp(e->d_name, PARENT_Q + 1) == 0;
-		c = c || strcmp(e->d_name, CHILD_Q + 1) == 0;
+		p = p || strcmp(e->d_name, &PARENT_Q[1]) == 0;
+		c = c || strcmp(e->d_name, &CHILD_Q[1]) == 0;
 	}
 	if (d)
 		closedir(d);

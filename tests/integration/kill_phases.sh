@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# kill_phases: stop abiwatch at the moments where most could be left
+# behind, and prove the host unchanged each time (tests/lib/host-state):
+#
+#   mkfs   a dirent probe's mkfs.ext4 is running (on the probe's image)
+#   loop   a dirent probe is inside ioctl(LOOP_CTL_GET_FREE/LOOP_CONFIGURE)
+#   fuse   a probe has cookiefs mounted (the selftest probe fuse_hang,
+#          blocked on a FUSE mount of its own that never answers)
+#   vm     QEMU is booting a Debian cloud kernel (abiwatch vm)
+#
+# each with SIGKILL and SIGTERM to abiwatch, SIGINT to its process group
+# (a terminal's ^C), and a timeout: the runner's deadline (--timeout, or
+# fuse_hang's own 2 s) or the VM's (--timeout of abiwatch vm).  The mkfs
+# and loop moments are held open with strace, which delays the second
+# ioctl(2) of each process of the run by KILL_PHASE_HOLD_S (default 1.5):
+# mkfs's early BLKGETSIZE64 and the probe's LOOP_CONFIGURE (the probe's
+# first is LOOP_CTL_GET_FREE), so a kill lands inside them for certain.
+# A phase this machine cannot reach (no strace, no mkfs.ext4, no cookiefs,
+# no QEMU or kernel package) is skipped with the reason; the others run.
+# KILL_PHASES (default "mkfs loop fuse vm") picks some.
+# Exit status: 0 pass, 1 fail, 4 all skipped.
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/../.." || exit 1
+root=$PWD
+host_state=$root/tests/lib/host-state
+abiwatch=${ABIWATCH:-./abiwatch}
+selftest=${ABIWATCH_SELFTEST:-build/abiwatch-selftest}
+cookiefs=$root/tools/cookiefs/cookiefs
+phases=${KILL_PHASES:-mkfs loop fuse vm}
+hold_s=${KILL_PHASE_HOLD_S:-1.5}
+GRACE_S=5
+export ABIWATCH_HELPER_DIR=${ABIWATCH_HELPER_DIR:-$root/build/m32}
+
+skip() { echo "SKIP: $*"; exit 4; }
+die() { echo "FAIL: $*"; exit 1; }
+[[ -x $abiwatch ]] || die "no $abiwatch (make)"
+why=$("$host_state" --missing) || skip "$why"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/awphase.XXXXXX") || die "mktemp"
+pid=
+cleanup() {
+	[[ -n $pid ]] && { kill -KILL -- "-$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+mkdir "$tmp/out" "$tmp/tmpdir"
+tag=AW_PHASE_TAG=$$.$RANDOM
+export TMPDIR=$tmp/tmpdir
+export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tmp/out"
+set -m   # each run a process group of its own, SIGINT not ignored
+
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((10#$t / 1000)); }
+t_begin=$(now_ms)
+"$host_state" >"$tmp/before" 2>&1
+declare -A done_by
+kills=0 skipped_phases=() failures=0
+
+check_host() { # what
+	local i
+	for ((i = 0; i < GRACE_S * 20; i++)); do
+		"$host_state" >"$tmp/after" 2>&1
+		cmp -s "$tmp/before" "$tmp/after" && return 0
+		sleep 0.05
+	done
+	echo "FAIL $1: the host changed (exit $status):"
+	diff -u "$tmp/before" "$tmp/after" | sed 's/^/    /'
+	echo "    (output: $(tr '\n' ' ' <"$tmp/run.out" | cut -c1-400))"
+	failures=$((failures + 1))
+	return 1
+}
+
+# Tagged processes: "PID COMM" lines.
+tagged() {
+	grep -s -l -z -x -F -- "$tag" /proc/[0-9]*/environ | while read -r f; do
+		f=${f%/environ}
+		echo "${f#/proc/} $(cat "$f/comm" 2>/dev/null)"
+	done
+}
+
+# Whether the phase is under way now.
+in_phase() { # phase
+	local p comm s a b rest
+	while read -r p comm; do
+		case $1 in
+		mkfs) [[ $comm == mkfs.* ]] && return 0 ;;
+		loop) read -r s a b rest 2>/dev/null <"/proc/$p/syscall" || continue
+		      [[ $s == 16 && ( $b == 0x4c0a || $b == 0x4c82 ) ]] && return 0 ;;
+		fuse) [[ $comm == cookiefs ]] && grep -q ' - fuse' "/proc/$p/mountinfo" 2>/dev/null &&
+		      return 0 ;;
+		vm) [[ $comm == qemu-system* ]] && return 0 ;;
+		esac
+	done < <(tagged)
+	return 1
+}
+
+# The abiwatch of the run: the job itself, or strace's child.
+target() {
+	if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == strace ]]; then
+		local kids
+		read -r kids _ <"/proc/$pid/task/$pid/children" 2>/dev/null
+		echo "${kids:-$pid}"
+	else
+		echo "$pid"
+	fi
+}
+
+start() { # phase [timeout-seconds]
+	local t=${2:-}
+	case $1 in
+	mkfs|loop)
+		# LeakSanitizer cannot work under ptrace (an ASan build).
+		env "$tag" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o /dev/null -e trace=ioctl \
+			-e inject=ioctl:delay_enter=$(awk -v s="$hold_s" 'BEGIN { print int(s * 1000000) }'):when=2 \
+			"$abiwatch" run dirent --fs ext4 --entries 2000 ${t:+--timeout "$t"} \
+			-o "$tmp/out/snap" >"$tmp/run.out" 2>&1 & ;;
+	fuse)
+		env "$tag" ABIWATCH_COOKIEFS="$cookiefs" "$selftest" run selftest.fuse_hang \
+			-o "$tmp/out/snap" >"$tmp/run.out" 2>&1 & ;;
+	vm)
+		env "$tag" "$abiwatch" vm --deb "$deb" --timeout "${t:-120}" -o "$tmp/out/snap" \
+			-- mqueue >"$tmp/run.out" 2>&1 & ;;
+	esac
+	pid=$!
+	t_start=$(now_ms)
+}
+
+# Wait for the phase (up to 60 s); true when it came.
+wait_phase() { # phase
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		in_phase "$1" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.02
+	done
+	return 1
+}
+
+reap() { wait "$pid" 2>/dev/null; status=$?; pid=; }
+
+phase_unavailable() { # phase: the reason, or nothing
+	case $1 in
+	mkfs|loop)
+		command -v strace >/dev/null || { echo "no strace"; return; }
+		strace -o /dev/null true 2>/dev/null || { echo "strace cannot trace here"; return; }
+		[[ -n $(command -v mkfs.ext4 || ls /sbin/mkfs.ext4 /usr/sbin/mkfs.ext4 2>/dev/null) ]] ||
+			echo "no mkfs.ext4" ;;
+	fuse)
+		[[ -x $selftest ]] || { echo "no $selftest (make selftest)"; return; }
+		[[ -x $cookiefs ]] || { echo "no $cookiefs (make tools)"; return; }
+		[[ -e /dev/fuse ]] || echo "no /dev/fuse" ;;
+	vm)
+		command -v qemu-system-x86_64 >/dev/null || { echo "no qemu-system-x86_64"; return; }
+		[[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
+			{ echo "no build/static/abiwatch or build/vm/abiwatch-init (make vm)"; return; }
+		deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}") || echo "no kernel: $deb" ;;
+	esac
+}
+
+# A SIGINT ignored here (a background job of a shell without job control)
+# is ignored by abiwatch too, as it should be: no ^C round then.
+hows="KILL TERM INT timeout"
+if (( (16#$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status) >> 1) & 1 )); then
+	echo "# SIGINT is ignored in this process, so in abiwatch too: no SIGINT rounds"
+	hows="KILL TERM timeout"
+fi
+
+for phase in $phases; do
+	why=$(phase_unavailable "$phase")
+	if [[ -n $why ]]; then
+		echo "# $phase: not tried: $why"
+		skipped_phases+=("$phase")
+		continue
+	fi
+	[[ $phase == vm ]] && deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}")
+	reached_ms=
+	for how in $hows; do
+		t=
+		if [[ $how == timeout ]]; then
+			case $phase in
+			# The deadline half-way into the held ioctl (probe start
+			# is a little after the run's: the deadline lands later).
+			mkfs|loop) t=$(awk -v r="$reached_ms" -v h="$hold_s" \
+				'BEGIN { printf "%.3f", r / 1000 + h / 2 }') ;;
+			fuse) t= ;;          # fuse_hang's own timeout, 2 s
+			vm) t=2 ;;           # from QEMU's start: mid-boot under TCG
+			esac
+		fi
+		start "$phase" "$t"
+		if ! wait_phase "$phase"; then
+			reap
+			echo "FAIL $phase/$how: the run never reached the phase (exit $status):" \
+			     "$(tail -n 5 "$tmp/run.out" | tr '\n' ' ' | cut -c1-300)"
+			failures=$((failures + 1))
+			continue
+		fi
+		[[ $how == KILL ]] && reached_ms=$(( $(now_ms) - t_start ))
+		# QEMU: somewhere in the boot, not only at its very start.
+		[[ $phase == vm && $how != timeout ]] && sleep "0.$((RANDOM % 10))"
+		case $how in
+		KILL) kill -KILL "$(target)" ;;
+		TERM) kill -TERM "$(target)" ;;
+		INT) kill -INT -- "-$pid" ;;
+		timeout) ;;
+		esac
+		landed=no
+		if [[ $how == timeout ]]; then
+			# The phase must still be under way when the deadline comes.
+			while kill -0 "$pid" 2>/dev/null && in_phase "$phase"; do sleep 0.02; done
+			t_left=$(now_ms)
+			reap
+			grep -qE 'no result within|timed out|TIMEOUT|timeout' "$tmp/run.out" "$tmp/out/snap" \
+				2>/dev/null && landed=yes
+			# Ended by the deadline, not by going on to the next step.
+			(( $(now_ms) - t_left > 1000 )) && echo "# $phase: the deadline came after the phase"
+		else
+			reap
+			case $status in 137|143|130) landed=yes ;; esac
+		fi
+		kills=$((kills + 1))
+		if [[ $landed != yes ]]; then
+			echo "FAIL $phase/$how: did not end by the $how (exit $status):" \
+			     "$(tail -n 3 "$tmp/run.out" | tr '\n' ' ' | cut -c1-300)"
+			failures=$((failures + 1))
+		fi
+		check_host "$phase/$how" &&
+		echo "ok   $phase: ${how/timeout/the deadline${t:+ (--timeout $t)}} while in it (exit $status), host unchanged"
+	done
+done
+
+elapsed=$(( $(now_ms) - t_begin ))
+echo "kill_phases: $kills kills in $((elapsed / 1000)).$((elapsed % 1000 / 100)) s," \
+     "$failures failures${skipped_phases[*]:+; not tried: ${skipped_phases[*]}}"
+((failures == 0)) || exit 1
+((kills > 0)) || skip "no phase could be tried here"
+exit 0
