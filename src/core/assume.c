@@ -26,6 +26,10 @@ typedef __int128 i128;
 /* Deep enough for any rule a person writes, shallow enough that the
  * recursive parser cannot exhaust the stack on hostile input. */
 #define MAX_DEPTH 64
+/* Operators at one level: a chain of them is a tree as deep as it is long,
+ * which evaluation walks recursively; with MAX_DEPTH this bounds a rule's
+ * tree at 64 * 64 levels, well within any stack. */
+#define MAX_CHAIN 64
 
 /* ---- the tree ---- */
 
@@ -710,6 +714,7 @@ static node *parse_expr(struct parser *p, int minprec)
 		return fail_at(p, p->have ? p->tok.start : p->pos, "nested deeper than %d", MAX_DEPTH);
 	node *left = parse_prefix(p);
 	bool compared = false;
+	int chained = 0;
 
 	while (left) {
 		struct token *t = peek(p, false);
@@ -725,6 +730,11 @@ static node *parse_expr(struct parser *p, int minprec)
 			break;
 		if (prec == P_CMP && compared) {
 			left = fail_at(p, t->start, "comparisons do not chain: join them with 'and'");
+			break;
+		}
+		if (++chained > MAX_CHAIN) {
+			left = fail_at(p, t->start, "more than %d operators in a row (a set, "
+				       "'in {...}', is the way to list many values)", MAX_CHAIN);
 			break;
 		}
 		left = parse_infix(p, left, prec);
@@ -847,6 +857,21 @@ static int parse_line(struct parser *p, struct aw_rule *r)
 	return ok ? 1 : -1;
 }
 
+/* A rule written twice is a slip (a copy left behind, an edit made to the
+ * wrong line), and two verdicts on one condition would only confuse: say
+ * where the first one is.  0, or -1 with p->err set. */
+static int refuse_repeated_rule(struct parser *p, const struct aw_assumptions *a,
+				const struct aw_rule *r)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->rules[i].condition, r->condition) == 0) {
+			fail_at(p, strspn(p->line, " \t"), "the rule of line %u again: "
+				"each condition once", a->rules[i].line);
+			return -1;
+		}
+	return 0;
+}
+
 static unsigned line_at(const char *text, size_t off)
 {
 	unsigned n = 1;
@@ -878,6 +903,10 @@ int aw_assume_parse(const char *text, size_t len, const char *name,
 		p.have = false;
 		p.depth = 0;
 		int rc = parse_line(&p, &r);
+		if (rc > 0 && refuse_repeated_rule(&p, a, &r) != 0) {
+			rule_free(&r);
+			rc = -1;
+		}
 		if (rc < 0) {
 			/* What an error left in the parser (a token lexed
 			 * before the rule began) goes too. */

@@ -434,6 +434,67 @@ static char *env_cause(const struct aw_diff *d, const struct entry *skipped,
 	return cause;
 }
 
+/* ---- which probes each side ran ---- */
+
+/* Not a key of any snapshot: the probes each side ran, as an env.* list. */
+#define PROBES_RUN_KEY "env.probes"
+
+/* The probes a snapshot has a probe.* key for, comma-separated, "none"
+ * for none (as env.caps).  Which probes ran (which filesystems, with
+ * dirent's --fs) is the user's choice, not the kernel's. */
+static char *probes_run(const struct aw_snapshot *s)
+{
+	char *out = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const char *key = s->kv[i].key;
+		if (!starts(key, "probe."))
+			continue;
+		char *more = xasprintf("%s%s%s", out ? out : "", out ? "," : "",
+				       key + strlen("probe."));
+		free(out);
+		out = more;
+	}
+	return out ? out : xstrdup("none");
+}
+
+static void diff_probes_run(const struct aw_snapshot *old, const struct aw_snapshot *new,
+			    const struct aw_diff_opts *opts, struct aw_diff *d)
+{
+	if (lookup(old, PROBES_RUN_KEY) || lookup(new, PROBES_RUN_KEY))
+		return; /* a newer format's own key of that name wins */
+	char *ov = probes_run(old), *nv = probes_run(new);
+	if (strcmp(ov, nv) != 0)
+		add_env(d, PROBES_RUN_KEY, ov, nv, ignored(opts, PROBES_RUN_KEY, PROBES_RUN_KEY));
+	free(ov);
+	free(nv);
+}
+
+/* A key that one side has only because that side ran its probe and the
+ * other did not is no kernel change: say which probe. */
+static char *unrun_cause(const struct aw_diff *d, const struct entry *e, bool new_side_lacks)
+{
+	const struct aw_diff_env *env = NULL;
+	for (size_t i = 0; i < d->nenv; i++)
+		if (strcmp(d->env[i].key, PROBES_RUN_KEY) == 0)
+			env = &d->env[i];
+	if (!env)
+		return NULL;
+	size_t nran, nlack;
+	char **ran = split_list(new_side_lacks ? env->old_value : env->new_value, &nran);
+	char **lack = split_list(new_side_lacks ? env->new_value : env->old_value, &nlack);
+	char *cause = NULL;
+	for (size_t i = 0; i < nran && !cause; i++) {
+		size_t n = strlen(ran[i]);
+		if (!in_list(lack, nlack, ran[i]) && strncmp(e->item, ran[i], n) == 0 &&
+		    (e->item[n] == '\0' || e->item[n] == '.'))
+			cause = xasprintf("the %s snapshot did not run %s (%s)",
+					  new_side_lacks ? "new" : "old", ran[i], PROBES_RUN_KEY);
+	}
+	free_list(ran, nran);
+	free_list(lack, nlack);
+	return cause;
+}
+
 static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 		       const struct entry *o, const struct entry *n)
 {
@@ -447,6 +508,8 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 	};
 	if (kind == AW_DIFF_SKIPPED || kind == AW_DIFF_UNSKIPPED)
 		c.cause = env_cause(d, kind == AW_DIFF_SKIPPED ? n : o, kind == AW_DIFF_SKIPPED);
+	if (kind == AW_DIFF_ADDED || kind == AW_DIFF_REMOVED)
+		c.cause = unrun_cause(d, e, kind == AW_DIFF_REMOVED);
 	d->changes = xrealloc(d->changes, (d->n + 1) * sizeof(*d->changes));
 	d->changes[d->n++] = c;
 }
@@ -486,6 +549,7 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	d->new_major = new->major;
 	d->new_minor = new->minor;
 	diff_env(old, new, opts, d);
+	diff_probes_run(old, new, opts, d);
 	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
 		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
 	diff_items(eo, no, en, nn, opts, d);

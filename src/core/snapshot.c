@@ -16,9 +16,13 @@
 
 static const char header_word[] = "abiwatch-snapshot";
 
+/* The array doubles when full (when n is a power of two), so that reading
+ * a large snapshot stays linear where realloc() moves the block, as the
+ * ASan build's always does. */
 static void add(struct aw_snapshot *s, char *key, char *value)
 {
-	s->kv = xrealloc(s->kv, (s->n + 1) * sizeof(*s->kv));
+	if ((s->n & (s->n - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+		s->kv = xrealloc(s->kv, (s->n ? 2 * s->n : 1) * sizeof(*s->kv));
 	s->kv[s->n].key = key;
 	s->kv[s->n].value = value;
 	s->n++;

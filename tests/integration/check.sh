@@ -106,6 +106,27 @@ else
 		"mqueue.privileged.queues_ceiling: skip: needs CAP_SYS_RESOURCE"
 fi
 
+# Its answer where the probe does run, on what it would observe: a ceiling
+# of 1024 (3.5 - 3.13, HARD_QUEUESMAX) breaks it, none (3.14 and later, or
+# before 3.5) holds it.
+root_snap() { # ceiling file
+	{ head -n 1 "$work/mqueue-over-1024-queues-as-root.snap"
+	  tail -n +2 "$work/mqueue-over-1024-queues-as-root.snap" |
+		sed -e "s/^unobserved.mqueue.privileged.queues_ceiling = .*/obs.mqueue.privileged.queues_ceiling = $1/" \
+		    -e 's/^obs.mqueue.privileged.queues_ceiling = .*/obs.mqueue.privileged.queues_ceiling = '"$1/" | sort
+	} >"$2"
+}
+for case in 1024:broken:1 none:held:0 1025:held:0; do
+	IFS=: read -r ceiling want want_rc <<<"$case"
+	root_snap "$ceiling" "$work/root-$ceiling.snap"
+	"$abiwatch" check "$examples/mqueue-over-1024-queues-as-root.assume" "$work/root-$ceiling.snap" \
+		>"$work/out" 2>&1
+	rc=$?
+	[[ $(verdict_of "$work/out") == "$want" && $rc == "$want_rc" ]] &&
+		ok "over 1024 queues with a ceiling of $ceiling: $want" ||
+		{ bad "ceiling $ceiling: exit $rc, want $want"; cat "$work/out"; }
+done
+
 # ---- only the probes the rules need ----
 printf '%s\n' 'mqueue.noattr.maxmsg >= 1 : "queues have room"' >"$work/one.assume"
 "$abiwatch" check "$work/one.assume" -o "$work/one.snap" >/dev/null 2>&1
@@ -168,6 +189,15 @@ refused "an executable" "/bin/true:1: a NUL byte" /bin/true "$snap"
 refused "huge" "$work/huge.assume:2: larger than 16 MiB: too large for an assumptions file" "$work/huge.assume" "$snap"
 printf 'mqueue.noattr.source == maxima : "trunc' >"$work/trunc.assume"
 refused "truncated" "$work/trunc.assume:1:34: a string without its closing '\"'" "$work/trunc.assume" "$snap"
+printf 'mqueue.noattr.maxmsg >= 1 : "a"\n# again\n  mqueue.noattr.maxmsg >= 1 : "b"\n' >"$work/dup.assume"
+refused "a rule twice" "$work/dup.assume:3:3: the rule of line 1 again: each condition once" "$work/dup.assume" "$snap"
+printf '"queues have room" : mqueue.noattr.maxmsg >= 1\n' >"$work/reorder.assume"
+refused "message before condition" "$work/reorder.assume:1:1: expected a condition: KEY OP VALUE" \
+	"$work/reorder.assume" "$snap"
+# A long chain is a tree as deep as it is long (it crashed the evaluator).
+{ printf 'mqueue.noattr.maxmsg == 0'; for ((i = 0; i < 100000; i++)); do printf ' + 1'; done
+  printf ' : "deep"\n'; } >"$work/chain.assume"
+refused "100000 operators in a row" "$work/chain.assume:1:" "$work/chain.assume" "$snap"
 refused "missing file" "$work/none.assume: No such file or directory" "$work/none.assume" "$snap"
 head -c 100 "$snap" >"$work/trunc.snap"
 refused "a truncated snapshot" "$work/trunc.snap:" "$examples/mqueue-sized-by-msg_max.assume" "$work/trunc.snap"

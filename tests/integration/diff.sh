@@ -141,7 +141,26 @@ grep -q "^formats differ: $work/a.snap is format 1.0, $work/minor.snap is 1.7; b
 # A snapshot without keys (a run of nothing) is a snapshot too.
 printf 'abiwatch-snapshot 1.0\n' >"$work/nokeys.snap"
 run_diff 0 "two snapshots without keys" "$work/nokeys.snap" "$work/nokeys.snap"
-run_diff 1 "no keys against a real run" "$work/nokeys.snap" "$work/b.snap"
+run_diff 0 "no keys against a real run: nothing was run, no kernel change" "$work/nokeys.snap" "$work/b.snap"
+grep -qx '  env.probes: gained .*' "$work/out" && ok "no keys: the probes run are the environment's" ||
+	{ bad "no keys: no env.probes"; head -n 3 "$work/out"; }
+
+# ---- probes (filesystems) that only one side tried are the environment's ----
+# As a run with --fs limited to fewer filesystems: every key of the others
+# goes, and that is the user's choice, not the kernel's.
+gone_probe=$(grep -m1 -E '^probe\.dirent\.' "$work/b.snap" | sed 's/^probe\.\([^ ]*\) = .*/\1/')
+if [[ -n $gone_probe ]]; then
+	grep -v -E "^[a-z]+\.${gone_probe//./\\.}( |\.)" "$work/b.snap" >"$work/fewer.snap"
+	gone=$(( $(wc -l <"$work/b.snap") - $(wc -l <"$work/fewer.snap") ))
+	run_diff 0 "$gone_probe not tried on one side: exit 0" "$work/b.snap" "$work/fewer.snap"
+	grep -qx "  env.probes: lost $gone_probe" "$work/out" &&
+		[[ $(grep -c "\[the new snapshot did not run $gone_probe (env.probes)\]\$" "$work/out") == "$gone" ]] &&
+		! grep -qx 'changes:' "$work/out" && ok "all $gone keys of $gone_probe explained by what was run" ||
+		{ bad "untried $gone_probe"; head -n 5 "$work/out"; }
+	sed 's/^obs\.\([^ ]*\) = [0-9]\+$/obs.\1 = 99999/' "$work/fewer.snap" >"$work/fewer-edit.snap"
+	resort "$work/fewer-edit.snap"
+	run_diff 1 "fewer probes and an edited value: still a change" "$work/b.snap" "$work/fewer-edit.snap"
+fi
 
 # ---- broken files: exit 2, one line naming file and line, no output ----
 refused() { # description file line-fragment message-fragment [which side]

@@ -210,6 +210,13 @@ static void test_errors(void **state)
 	expect_error("a.b.c \xe2\x89\xa4 1 : \"m\"", "f:1:7: a byte 0xe2 outside a string or a comment");
 	expect_error("a.b.c == 1 : \"m\"\r", "f:1:17: a control character 0x0d");
 	expect_error("# fine\n\n  a.b.c == 1 : \"m\"\nbad", "f:4:1: expected a condition");
+	expect_error("a.b.c == 0" " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+		     " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+		     " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+		     " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 : \"m\"",
+		     "f:1:268: more than 64 operators in a row");
+	expect_error("a.b.c == 1 : \"m\"\n\t a.b.c == 1 : \"other\"",
+		     "f:2:3: the rule of line 1 again: each condition once");
 	const char nul[] = "a.b.c == 1 : \"m\"\n\0";
 	struct aw_assumptions a;
 	char *err = NULL;

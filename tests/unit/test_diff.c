@@ -226,6 +226,34 @@ static void test_skip_explained_by_declared_needs(void **state)
 	skip(); /* no probe declares a capability */
 }
 
+/* A probe one side did not run: its keys are the environment's, and only
+ * its; a probe both ran still changes. */
+static void test_probes_only_one_side_ran(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("obs.f.p.x = 1\nobs.f.q.y = 1\nobs.f.qq.z = 1\nprobe.f.p = ran\nprobe.f.q = ran\n"
+		"probe.f.qq = ran\n",
+		"obs.f.p.x = 2\nobs.f.qq.z = 1\nprobe.f.p = ran\nprobe.f.qq = ran\n", NULL, 0, &d);
+	assert_int_equal(d.nenv, 1);
+	assert_string_equal(d.env[0].key, "env.probes");
+	assert_string_equal(d.env[0].summary, "lost f.q");
+	assert_int_equal(d.n, 3);
+	expect(&d, "obs.f.p.x", AW_DIFF_CHANGED);
+	assert_null(find(&d, "obs.f.p.x")->cause);
+	assert_string_equal(find(&d, "obs.f.q.y")->cause,
+			    "the new snapshot did not run f.q (env.probes)");
+	assert_non_null(find(&d, "probe.f.q")->cause);
+	assert_true(aw_diff_differs(&d));
+	aw_diff_free(&d);
+	/* The same probes on both sides: no env.probes, a key gone is removed. */
+	diff_of("obs.f.p.x = 1\nobs.f.p.y = 1\nprobe.f.p = ran\n", "obs.f.p.x = 1\nprobe.f.p = ran\n",
+		NULL, 0, &d);
+	assert_int_equal(d.nenv, 0);
+	assert_null(find(&d, "obs.f.p.y")->cause);
+	aw_diff_free(&d);
+}
+
 static void test_ignore(void **state)
 {
 	(void)state;
@@ -443,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_environment_lists),
 		cmocka_unit_test(test_skip_explained_by_capabilities),
 		cmocka_unit_test(test_skip_explained_by_declared_needs),
+		cmocka_unit_test(test_probes_only_one_side_ran),
 		cmocka_unit_test(test_ignore),
 		cmocka_unit_test(test_meanings_from_the_catalogue),
 		cmocka_unit_test(test_other_keys_of_newer_formats),
