@@ -73,6 +73,26 @@ expect_pass() {
 	done
 }
 
+# The snapshot and the KTAP output tell the same story for each check of the
+# probes named: pass is "ok", skip is "ok ... # SKIP", anything else "not ok".
+expect_ktap_agrees() { # ktap-file probe...
+	local ktap=$1 p c key want line
+	shift
+	for p in "$@"; do
+		for c in $DIRENT_CHECKS; do
+			key=check.dirent.$p.$c
+			case ${snap[$key]-} in
+			pass) want='^ *ok [0-9]+ ' ;;
+			skip*) want='^ *ok [0-9]+ .*# SKIP' ;;
+			*) want='^ *not ok [0-9]+ ' ;;
+			esac
+			line=$(grep -E "^ *(not )?ok [0-9]+ dirent\.$p\.$c( |$)" "$ktap")
+			[[ $line =~ $want ]] && report ok "KTAP agrees on $key" ||
+				report bad "KTAP says '$line' for $key = '${snap[$key]-<absent>}'"
+		done
+	done
+}
+
 finish() {
 	echo "$compared compared, $failures failed"
 	((failures == 0)) || exit 1

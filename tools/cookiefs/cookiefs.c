@@ -56,6 +56,8 @@ struct node {
 	bool is_dir;
 	mode_t mode;
 	uint64_t id;           /* creation order within its parent, from 1 */
+	uint32_t ino;          /* small and unique, so a 32-bit caller's non-LFS readdir
+	                        * overflows on wide cookies only, never on d_ino */
 	enum policy policy;
 	struct node *parent;
 	/* directories: children in creation order; NULL slots after unlink */
@@ -84,6 +86,8 @@ static struct {
 
 /* ---- the tree ---- */
 
+static uint32_t next_ino = 1;
+
 static struct node *new_node(struct node *parent, const char *name, bool is_dir, mode_t mode)
 {
 	struct node *n = calloc(1, sizeof(*n));
@@ -95,6 +99,7 @@ static struct node *new_node(struct node *parent, const char *name, bool is_dir,
 	n->mode = mode;
 	n->parent = parent;
 	n->next_id = 1;
+	n->ino = next_ino++;
 	clock_gettime(CLOCK_REALTIME, &n->mtime);
 	if (parent) {
 		n->policy = parent->policy;
@@ -353,7 +358,7 @@ static void fill_stat(const struct node *n, struct stat *st)
 	st->st_nlink = n->is_dir ? 2 : 1;
 	st->st_uid = getuid();
 	st->st_gid = getgid();
-	st->st_ino = (ino_t)(uintptr_t)n;
+	st->st_ino = n->ino;
 	st->st_mtim = st->st_ctim = st->st_atim = n->mtime;
 }
 

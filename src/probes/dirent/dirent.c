@@ -67,6 +67,7 @@ struct dr {
 	uint64_t *off_by_num;  /* the baseline d_off of each population name */
 	uint8_t *scratch, *dead;
 	bool use_open;         /* create with open(O_CREAT): mknod refused */
+	char *scan_error;      /* the first listing that failed with an errno */
 	bool progress;
 	double last_progress;
 };
@@ -177,6 +178,16 @@ static void record_offsets(struct dr *r, const struct ds_scan *s)
 /* Append "WHAT: problem" to *msg when the census is not clean. */
 static void census_into(struct dr *r, const struct ds_scan *s, const char *what, char **msg)
 {
+	/* A listing the filesystem failed says nothing about which names it
+	 * holds: counting them as missing would blame the wrong defect. */
+	if (s->err) {
+		if (!r->scan_error) {
+			char *trouble = ds_scan_trouble(s);
+			r->scan_error = xasprintf("%s: %s", what, trouble);
+			free(trouble);
+		}
+		return;
+	}
 	struct ds_census c;
 	ds_census(s, r->n, NULL, r->scratch, &c);
 	char *trouble = ds_scan_trouble(s);
@@ -430,7 +441,9 @@ static bool baseline(struct dr *r, char **complete_msg)
 		return false;
 	}
 	char *trouble = ds_scan_trouble(&r->a);
-	if (trouble)
+	if (trouble && r->a.err) /* the filesystem failed: an error, not an endless listing */
+		aw_error(ctx, "terminates", "%s", trouble);
+	else if (trouble)
 		aw_fail(ctx, "terminates", "%s", trouble);
 	else
 		aw_pass(ctx, "terminates");
@@ -768,6 +781,8 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 	census_into(&r, &r.a, "a fresh scan after the changes of unmodified_once", &complete_msg);
 	if (complete_msg)
 		aw_fail(ctx, "complete", "%s", complete_msg);
+	else if (r.scan_error)
+		aw_error(ctx, "complete", "cannot tell, the listing failed: %s", r.scan_error);
 	else
 		aw_pass(ctx, "complete");
 	free(complete_msg);
@@ -795,6 +810,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 			"ratio %.2f", n, checks_s, bare_scan, bare_seek,
 			bare_scan + bare_seek > 0 ? checks_s / (bare_scan + bare_seek) : 0.0);
 out:
+	free(r.scan_error);
 	ds_scan_free(&r.a);
 	ds_scan_free(&r.b);
 	dc_set_free(&r.set);
@@ -850,6 +866,7 @@ void dirent_run(struct aw_ctx *ctx)
 	struct aw_fs_opts o = {
 		.base = aw_tmpdir(ctx), .entries = (unsigned long)n,
 		.host_dirfd = aw_host_dirfd(ctx), .host_label = t->label,
+		.host_dirname = aw_host_dirname(ctx),
 	};
 	struct aw_fs fs;
 	char *why = NULL;
