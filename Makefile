@@ -136,6 +136,8 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
 
 # The mqueue family's 32-bit helper output parser is pure; its target links it too.
 build/fuzz/fuzz_mq_m32: src/probes/mqueue/m32_parse.c
+include mk/fuzz-cli.mk
+include mk/lava.mk
 
 fuzz-build: $(FUZZ_TARGETS)
 
