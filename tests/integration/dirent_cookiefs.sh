@@ -10,14 +10,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
 
-cookiefs=tools/cookiefs/cookiefs
-[[ -x $cookiefs ]] || skip "no $cookiefs (make tools; needs libfuse3-dev)"
-[[ -c /dev/fuse ]] || skip "no /dev/fuse"
-[[ $(id -u) == 0 ]] || skip "mounting cookiefs here needs root"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-dirent.XXXXXX") || exit 1
-mnt=$tmp/mnt
-mkdir "$mnt"
+cookiefs_scratch dirent
 cleanup() {
 	umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null
 	rm -rf "$tmp"

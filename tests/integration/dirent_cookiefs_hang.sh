@@ -8,14 +8,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
 
-cookiefs=tools/cookiefs/cookiefs
-[[ -x $cookiefs ]] || skip "no $cookiefs (make tools; needs libfuse3-dev)"
-[[ -c /dev/fuse ]] || skip "no /dev/fuse"
-[[ $(id -u) == 0 ]] || skip "mounting cookiefs here needs root"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-hang.XXXXXX") || exit 1
-mnt=$tmp/mnt
-mkdir "$mnt"
+cookiefs_scratch hang
 daemon=
 stop_daemon() {
 	[[ -n $daemon ]] && kill "$daemon" 2>/dev/null

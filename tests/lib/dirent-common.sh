@@ -73,6 +73,18 @@ expect_pass() {
 	done
 }
 
+# For the cookiefs tests: skip unless it can be mounted here, and set
+# $cookiefs, $tmp (removed by the caller's trap) and an empty $mnt in it.
+cookiefs_scratch() { # tag
+	cookiefs=tools/cookiefs/cookiefs
+	[[ -x $cookiefs ]] || skip "no $cookiefs (make tools; needs libfuse3-dev)"
+	[[ -c /dev/fuse ]] || skip "no /dev/fuse"
+	[[ $(id -u) == 0 ]] || skip "mounting cookiefs here needs root"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-$1.XXXXXX") || exit 1
+	mnt=$tmp/mnt
+	mkdir "$mnt"
+}
+
 # The snapshot and the KTAP output tell the same story for each check of the
 # probes named: pass is "ok", skip is "ok ... # SKIP", anything else "not ok".
 expect_ktap_agrees() { # ktap-file probe...
