@@ -138,6 +138,7 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
 build/fuzz/fuzz_mq_m32: src/probes/mqueue/m32_parse.c
 include mk/fuzz-cli.mk
 include mk/lava.mk
+include mk/kselftest.mk
 
 fuzz-build: $(FUZZ_TARGETS)
 

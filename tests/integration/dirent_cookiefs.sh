@@ -63,6 +63,7 @@ expect_match check.dirent.cf_repeat.seek_resume '^fail: lseek to 0x3 \(the d_off
 expect_match check.dirent.cf_vanish.complete '^fail: a fresh scan after the changes of unmodified_once: 1 names missing \(first f0000000\)'
 expect_match check.dirent.cf_eio.terminates '^error: getdents64 failed with EIO after [0-9]+ entries'
 # eio is an error of the listing, never counted as names missing.
+expect_match check.dirent.cf_eio.unmodified_once '^error: scanning: getdents64 failed with EIO after [0-9]+ entries'
 expect_match check.dirent.cf_eio.complete '^error: cannot tell, the listing failed: first scan: getdents64 failed with EIO'
 
 # Exit status, KTAP and snapshot agree on every outcome.

@@ -537,6 +537,10 @@ static void unmodified_once(struct dr *r)
 		aw_error(ctx, "unmodified_once", "changing the directory during the scan: %s", c.why);
 	} else if (rc != 0) {
 		aw_error(ctx, "unmodified_once", "scanning: %s", errname(r->b.err));
+	} else if (r->b.err) {
+		/* A failed listing tells nothing of which names it would have given. */
+		aw_error(ctx, "unmodified_once", "scanning: getdents64 failed with %s after %zu entries",
+			 errname(r->b.err), r->b.len);
 	} else {
 		struct ds_census cs;
 		ds_census(&r->b, r->n, NULL, r->scratch, &cs);
