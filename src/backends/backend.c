@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,15 +46,21 @@ static bool listed_in_proc(const char *fstype)
 	return found;
 }
 
-/* A module the kernel would load on mount: fs/NAME/ in its module tree. */
+/* A module the kernel would load on mount.  The file is named after the
+ * filesystem type, but its directory need not be: overlay.ko lives in
+ * kernel/fs/overlayfs/.  No modules.alias here: the initramfs of a VM
+ * carries only the module files. */
 static bool loadable(const char *fstype)
 {
 	struct utsname u;
 	if (uname(&u) != 0)
 		return false;
-	char *dir = xasprintf("/lib/modules/%s/kernel/fs/%s", u.release, fstype);
-	bool ok = access(dir, F_OK) == 0;
-	free(dir);
+	char *pattern = xasprintf("/lib/modules/%s/kernel/fs/*/%s.ko*", u.release, fstype);
+	glob_t g;
+	bool ok = glob(pattern, GLOB_NOSORT, NULL, &g) == 0;
+	if (ok)
+		globfree(&g);
+	free(pattern);
 	return ok;
 }
 
