@@ -120,7 +120,11 @@ void probes_options_help(FILE *out)
 		fprintf(out, "\nOptions of the %s family:\n", fams[f]->name);
 		for (const struct aw_param *p = fams[f]->params; p->name; p++) {
 			char *left = xasprintf("--%s %s", p->name, p->metavar);
-			fprintf(out, "      %-22s%s\n", left, p->help);
+			/* A long one gets a line of its own. */
+			if (strlen(left) >= 22)
+				fprintf(out, "      %s\n      %-22s%s\n", left, "", p->help);
+			else
+				fprintf(out, "      %-22s%s\n", left, p->help);
 			free(left);
 		}
 	}
