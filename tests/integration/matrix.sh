@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# abiwatch matrix: a Debian cloud kernel in QEMU and the host, in
-# parallel, from one command: a snapshot each, the diff between them (in
-# version order), matrix.txt; and a report of the directory.
+# abiwatch matrix: Debian's 6.1 and 6.12 cloud kernels in QEMU and the
+# host, in parallel, from one command: a snapshot each, the diffs between
+# neighbours (in version order), matrix.txt; and the report of the
+# directory, opened in headless Chromium, showing what changed between the
+# kernels (tmpfs cookies are stable since 6.6) and the privileged mqueue
+# checks passing in the VMs.
 set -u
 abiwatch=${ABIWATCH:-./abiwatch}
 skip() { echo "SKIP: $*"; exit 4; }
@@ -29,12 +32,16 @@ one_line_error "RUN-ARGS setting -o" "$abiwatch" matrix -o "$work/m0" --host -- 
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps)"
 [[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
 	skip "build/static/abiwatch or build/vm/abiwatch-init missing (make vm)"
-deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}")
-case $? in 0) ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
+debs=()
+for series in 6.1 6.12; do
+	deb=$(tests/lib/debian-kernel $series)
+	case $? in 0) debs+=("$deb") ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
+done
+deb=${debs[1]}
 
 out=$work/m
 start=$(date +%s.%N)
-"$abiwatch" matrix -o "$out" --host "$deb" -- mqueue >"$work/out" 2>"$work/err"
+"$abiwatch" matrix -o "$out" --host "${debs[@]}" -- mqueue dirent --fs tmpfs --entries 1000 >"$work/out" 2>"$work/err"
 rc=$?
 elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 cat "$work/err"
@@ -42,17 +49,26 @@ echo "matrix: exit $rc in ${elapsed}s"
 [[ $rc == 0 ]] && ok "matrix exits 0" || bad "matrix exits $rc"
 cat "$out/matrix.txt"
 
-guest=$(sed -n 's/^\([^# ][^ ]*\) \(tcg\|kvm\) ok 0 .*/\1/p' "$out/matrix.txt")
+guests=$(sed -n 's/^\([^# ][^ ]*\) \(tcg\|kvm\) ok 0 .*/\1/p' "$out/matrix.txt" | sort -V)
 host=host-$(uname -r)
-[[ -n $guest ]] && ok "matrix.txt: the guest ran ($guest)" || bad "matrix.txt has no guest run"
+[[ $(wc -l <<<"$guests") == 2 ]] && ok "matrix.txt: both guests ran ($(echo $guests))" ||
+	bad "matrix.txt: guests that ran: $(echo $guests)"
+old=$(head -n 1 <<<"$guests") new=$(tail -n 1 <<<"$guests")
 grep -q "^$host host ok 0 " "$out/matrix.txt" && ok "matrix.txt: the host ran" || bad "matrix.txt: no host run"
-for f in "$guest.snapshot" "$guest.ktap" "$guest.console" "$host.snapshot" "$host.ktap"; do
-	[[ -s $out/$f ]] && ok "$f written" || bad "$f missing"
+for guest in $guests; do
+	for f in "$guest.snapshot" "$guest.ktap" "$guest.console"; do
+		[[ -s $out/$f ]] && ok "$f written" || bad "$f missing"
+	done
+	grep -qx "env.kernel.release = $guest" "$out/$guest.snapshot" && ok "the snapshot of $guest is of it" ||
+		bad "the snapshot of $guest is of another kernel"
 done
-grep -qx "env.kernel.release = $guest" "$out/$guest.snapshot" && ok "the guest's snapshot is of $guest" ||
-	bad "the guest's snapshot is of another kernel"
+for f in "$host.snapshot" "$host.ktap"; do [[ -s $out/$f ]] && ok "$f written" || bad "$f missing"; done
+[[ -f $out/$old--$new.diff ]] && ok "neighbour diff $old--$new.diff" || bad "no $old--$new.diff"
+grep -q 'obs.dirent.tmpfs.stable_after_unlink: cookies_changed -> stable' "$out/$old--$new.diff" &&
+	ok "the 6.1 to 6.12 diff shows tmpfs cookies becoming stable" || bad "the diff lacks the tmpfs change"
 
-# Neighbours in version order: the Debian kernel, then the host's newer one.
+# The newer Debian kernel, then the host's, in version order.
+guest=$new
 first=$(printf '%s\n' "$guest" "$(uname -r)" | sort -V | head -n 1)
 if [[ $first == "$guest" ]]; then diff=$out/$guest--$host.diff; else diff=$out/$host--$guest.diff; fi
 [[ -f $diff ]] && ok "neighbour diff ${diff##*/}" || { bad "no ${diff##*/}"; ls "$out"; }
@@ -86,8 +102,40 @@ else
 fi
 wait "$pid" 2>/dev/null
 
-# The report of the whole directory.
-"$abiwatch" report -o "$work/r.html" "$out" && ok "report of the matrix directory" || bad "report failed"
-n=$(grep -o '<th class="kernel"' "$work/r.html" | wc -l)
-[[ $n == 2 ]] && ok "report: 2 kernel columns" || bad "report: $n kernel columns"
+# The report of the whole directory, as Chromium renders it.
+page=build/report-test/matrix.html
+mkdir -p build/report-test
+"$abiwatch" report -o "$page" "$out" && ok "report of the matrix directory" || bad "report failed"
+chromium=$(command -v chromium || command -v chromium-browser)
+[[ -n $chromium ]] || { echo "SKIP: chromium not installed (scripts/install-deps installs it)"; exit $status; }
+profile=$(mktemp -d "$work/profile.XXXXXX")
+timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+	--dump-dom "file://$(realpath "$page")" >"$work/dom.html" 2>/dev/null
+dom=$work/dom.html
+[[ -s $dom ]] && ok "chromium rendered the report" || bad "chromium rendered nothing"
+timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+	--window-size=1400,1800 --screenshot="$(realpath build/report-test)/matrix.png" \
+	"file://$(realpath "$page")" >/dev/null 2>&1
+[[ -s build/report-test/matrix.png ]] && ok "screenshot: build/report-test/matrix.png" || bad "no screenshot"
+heads=$(grep -o '<th class="kernel" data-col="[0-9]*"><span class="release">[^<]*' "$dom" | sed 's/.*>//')
+[[ $(echo $heads) == "$(echo $guests) $(uname -r)" ]] && ok "columns: $(echo $heads)" || bad "columns: $(echo $heads)"
+row() { grep -o "<tr class=\"item [^\"]*\" id=\"$1\">.*</tr>" "$dom" | head -n 1; }
+r=$(row dirent.tmpfs.stable_after_unlink)
+[[ $r == *'data-col="0"><span class="v">cookies_changed<'* &&
+   $r == *'<td class="obs changed" data-col="1"><span class="v">stable<'* ]] &&
+	ok "report: tmpfs stable_after_unlink cookies_changed on 6.1, stable (marked changed) on 6.12" ||
+	bad "tmpfs stable_after_unlink row: $r"
+r=$(row dirent.tmpfs.eof_cookie)
+[[ $r == *'class="item obs changed"'* ]] && ok "report: tmpfs eof_cookie marked changed" || bad "eof_cookie row: $r"
+# Privileged mqueue checks: pass in both VMs; on this host, pass or (without
+# CAP_SYS_RESOURCE) skip.
+priv=$(grep -o '^check\.mqueue\.privileged\.[^ ]*' "$out/$new.snapshot" | sed 's/^check\.//')
+[[ $(wc -l <<<"$priv") -ge 2 ]] && ok "$(wc -l <<<"$priv") privileged mqueue checks" || bad "privileged checks: $priv"
+for c in $priv; do
+	r=$(row "$c")
+	[[ $r =~ \<td\ class=\"pass(\ changed)?\"\ data-col=\"0\" && $r =~ \<td\ class=\"pass(\ changed)?\"\ data-col=\"1\" ]] &&
+		ok "report: $c passes in both VMs" || bad "report: $c: $r"
+done
 exit $status
