@@ -29,6 +29,10 @@ struct aw_item {
 	 * programs, in one line, for `abiwatch diff` ("encoders packing bits
 	 * above d_off lose them").  NULL: the summary is shown instead. */
 	const char *change;
+	/* For an observation whose value is a decimal number: what it counts
+	 * ("B", "bit", "messages"), for the number fields of KCIDB and LAVA.
+	 * NULL: the value is not a quantity (an errno, a mode, a name). */
+	const char *unit;
 };
 
 /* Further fields may follow the summary: AW_OBS_ITEM("x", "...", .change = "..."). */

@@ -156,6 +156,33 @@ int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 	return 0;
 }
 
+/* s is "prefix." followed by the rest; the rest, or NULL. */
+static const char *after_prefix(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return strncmp(s, prefix, n) == 0 && s[n] == '.' ? s + n + 1 : NULL;
+}
+
+const struct aw_item *aw_item_find(const char *fullname)
+{
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	for (size_t f = 0; f < nfam; f++) {
+		const char *in_family = after_prefix(fullname, fams[f]->name);
+		if (!in_family)
+			continue;
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t p = 0; p < np; p++) {
+			const char *item = after_prefix(in_family, probes[p]->name);
+			for (const struct aw_item *it = probes[p]->items; item && it->name; it++)
+				if (strcmp(it->name, item) == 0)
+					return it;
+		}
+	}
+	return NULL;
+}
+
 static bool valid_name(const char *s, bool dots_ok)
 {
 	if (!s || !*s || *s == '.')
@@ -179,6 +206,11 @@ static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 		return 1;
 	}
 	for (const struct aw_item *a = p->items; a->name; a++) {
+		if (a->unit && (a->kind != AW_OBSERVATION || !*a->unit)) {
+			fprintf(stderr, "%s.%s: item '%s': a unit is for an observation, and not empty\n",
+				f->name, p->name, a->name);
+			bad++;
+		}
 		if (!valid_name(a->name, true) || !a->summary || !*a->summary) {
 			fprintf(stderr, "%s.%s: item '%s': bad name or no summary\n",
 				f->name, p->name, a->name);

@@ -37,7 +37,7 @@
 
 static const struct aw_item compat32_items[] = {
 	AW_OBS_ITEM("abi", "the helper's data model: ilp32 for an i386 program"),
-	AW_OBS_ITEM("sizeof_mq_attr", "sizeof(struct mq_attr) for a 32-bit caller"),
+	AW_OBS_ITEM("sizeof_mq_attr", "sizeof(struct mq_attr) for a 32-bit caller", .unit = "B"),
 	AW_CHECK_ITEM("attr.getattr_shape", "32-bit mq_getattr reports the shape a 32-bit mq_open created"),
 	AW_CHECK_ITEM("attr.curmsgs_tracks", "32-bit mq_curmsgs follows sends and receives"),
 	AW_CHECK_ITEM("attr.setattr_only_nonblock", "32-bit mq_setattr changes O_NONBLOCK only"),
@@ -61,11 +61,14 @@ static const struct aw_item compat32_items[] = {
 	AW_CHECK_ITEM("timed.time64.beyond_2038", "the time64 entry point accepts a deadline of 2^33 s (after 2038)"),
 	AW_OBS_ITEM("timed.time64.nsec_padding_ignored", "yes when the time64 entry point ignores the upper 32 bits of a compat tv_nsec"),
 	AW_CHECK_ITEM("notify.signal", "32-bit mq_notify(SIGEV_SIGNAL): the signal comes with SI_MESGQ, the sigev_value and the sender's pid"),
-	AW_OBS_ITEM("limits.noattr.maxmsg", "mq_maxmsg of an attr-NULL queue made by a 32-bit caller"),
-	AW_OBS_ITEM("limits.noattr.msgsize", "mq_msgsize of an attr-NULL queue made by a 32-bit caller"),
+	AW_OBS_ITEM("limits.noattr.maxmsg", "mq_maxmsg of an attr-NULL queue made by a 32-bit caller",
+		    .unit = "messages"),
+	AW_OBS_ITEM("limits.noattr.msgsize", "mq_msgsize of an attr-NULL queue made by a 32-bit caller",
+		    .unit = "B"),
 	AW_CHECK_ITEM("limits.einval_above_msg_max", "32-bit callers: maxmsg msg_max + 1 fails with EINVAL without CAP_SYS_RESOURCE"),
 	AW_CHECK_ITEM("limits.emfile_beyond_rlimit", "32-bit callers: a queue beyond RLIMIT_MSGQUEUE fails with EMFILE"),
-	AW_OBS_ITEM("limits.charge.1x128", "bytes a 1x128 queue of a 32-bit caller charges against RLIMIT_MSGQUEUE"),
+	AW_OBS_ITEM("limits.charge.1x128", "bytes a 1x128 queue of a 32-bit caller charges against RLIMIT_MSGQUEUE",
+		    .unit = "B"),
 	AW_ITEMS_END
 };
 

@@ -16,8 +16,10 @@
 #define QNAME "/aw_noattr"
 
 static const struct aw_item noattr_items[] = {
-	AW_OBS_ITEM("maxmsg", "mq_maxmsg of a queue created with attr NULL in a fresh IPC namespace"),
-	AW_OBS_ITEM("msgsize", "mq_msgsize of a queue created with attr NULL in a fresh IPC namespace"),
+	AW_OBS_ITEM("maxmsg", "mq_maxmsg of a queue created with attr NULL in a fresh IPC namespace",
+		    .unit = "messages"),
+	AW_OBS_ITEM("msgsize", "mq_msgsize of a queue created with attr NULL in a fresh IPC namespace",
+		    .unit = "B"),
 	AW_OBS_ITEM("source", "which knobs an attr-NULL queue follows: default_knobs, maxima or fixed"),
 	AW_OBS_ITEM("era", "the documented behaviour source belongs to, with its kernels",
 		    .change = "programs that create queues without attributes get other sizes"),

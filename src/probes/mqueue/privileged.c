@@ -24,10 +24,13 @@
 static const struct aw_item privileged_items[] = {
 	AW_CHECK_ITEM("accepted_above_max", "with CAP_SYS_RESOURCE, maxmsg/msgsize above msg_max/msgsize_max are accepted"),
 	AW_CHECK_ITEM("einval_above_hard", "maxmsg > 65536 or msgsize > 16 MiB fail with EINVAL even with CAP_SYS_RESOURCE"),
-	AW_OBS_ITEM("hard_msgmax", "largest maxmsg accepted with CAP_SYS_RESOURCE (HARD_MSGMAX)"),
-	AW_OBS_ITEM("hard_msgsize_max", "largest msgsize accepted with CAP_SYS_RESOURCE (HARD_MSGSIZEMAX)"),
+	AW_OBS_ITEM("hard_msgmax", "largest maxmsg accepted with CAP_SYS_RESOURCE (HARD_MSGMAX)",
+		    .unit = "messages"),
+	AW_OBS_ITEM("hard_msgsize_max", "largest msgsize accepted with CAP_SYS_RESOURCE (HARD_MSGSIZEMAX)",
+		    .unit = "B"),
 	AW_OBS_ITEM("queues_max_bypass", "yes when CAP_SYS_RESOURCE creates queues beyond queues_max"),
-	AW_OBS_ITEM("queues_ceiling", "queue count at which ENOSPC appears even with CAP_SYS_RESOURCE, or none"),
+	AW_OBS_ITEM("queues_ceiling", "queue count at which ENOSPC appears even with CAP_SYS_RESOURCE, or none",
+		    .unit = "queues"),
 	AW_OBS_ITEM("ceiling_era", "the documented behaviour queues_ceiling belongs to",
 		    .change = "programs that need more than 1024 queues, even as root, fail with ENOSPC"),
 	AW_ITEMS_END

@@ -30,10 +30,14 @@
 #define SEARCH_CEILING (1LL << 40)
 
 static const struct aw_item rlimit_items[] = {
-	AW_OBS_ITEM("charge.1x128", "bytes a 1 x 128 queue charges against RLIMIT_MSGQUEUE"),
-	AW_OBS_ITEM("charge.10x128", "bytes a 10 x 128 queue charges against RLIMIT_MSGQUEUE"),
-	AW_OBS_ITEM("charge.10x8192", "bytes a 10 x 8192 queue (the default shape) charges"),
-	AW_OBS_ITEM("per_msg_overhead", "bytes charged per message beyond its payload (charge - payload) / maxmsg"),
+	AW_OBS_ITEM("charge.1x128", "bytes a 1 x 128 queue charges against RLIMIT_MSGQUEUE",
+		    .unit = "B"),
+	AW_OBS_ITEM("charge.10x128", "bytes a 10 x 128 queue charges against RLIMIT_MSGQUEUE",
+		    .unit = "B"),
+	AW_OBS_ITEM("charge.10x8192", "bytes a 10 x 8192 queue (the default shape) charges",
+		    .unit = "B"),
+	AW_OBS_ITEM("per_msg_overhead", "bytes charged per message beyond its payload (charge - payload) / maxmsg",
+		    .unit = "B"),
 	AW_OBS_ITEM("era", "the documented charge formula per_msg_overhead belongs to",
 		    .change = "fewer (or more) queues of a given shape fit in RLIMIT_MSGQUEUE"),
 	AW_CHECK_ITEM("formula_linear", "charges fit maxmsg * (msgsize + overhead) with one overhead, as getrlimit(2) documents"),

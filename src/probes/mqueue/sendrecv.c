@@ -27,7 +27,7 @@ static const struct aw_item sendrecv_items[] = {
 	AW_CHECK_ITEM("priority_order", "messages come out highest priority first, with their contents intact"),
 	AW_CHECK_ITEM("fifo_within_priority", "messages of one priority come out in the order they were sent"),
 	AW_CHECK_ITEM("receive_reports_priority", "mq_receive stores each message's priority in *msg_prio"),
-	AW_OBS_ITEM("prio_max", "sysconf(_SC_MQ_PRIO_MAX)"),
+	AW_OBS_ITEM("prio_max", "sysconf(_SC_MQ_PRIO_MAX)", .unit = "priorities"),
 	AW_CHECK_ITEM("highest_priority_accepted", "priority MQ_PRIO_MAX - 1 is accepted"),
 	AW_CHECK_ITEM("einval_prio_at_max", "priority MQ_PRIO_MAX and UINT_MAX fail with EINVAL"),
 	AW_CHECK_ITEM("emsgsize_send", "a message of mq_msgsize + 1 bytes fails with EMSGSIZE; mq_msgsize bytes is accepted"),

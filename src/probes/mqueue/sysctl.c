@@ -17,17 +17,18 @@
 /* Far outside any int, so a bound found there means "no bound". */
 #define SEARCH_SPAN (1LL << 40)
 
-#define KNOB_ITEMS(k)                                                           \
-	AW_OBS_ITEM(k ".min", "smallest value fs.mqueue." k " accepts"),        \
-	AW_OBS_ITEM(k ".max", "largest value fs.mqueue." k " accepts"),         \
-	AW_OBS_ITEM(k ".initial", "fs.mqueue." k " in a fresh IPC namespace (compiled-in default)")
+#define KNOB_ITEMS(k, u)                                                          \
+	AW_OBS_ITEM(k ".min", "smallest value fs.mqueue." k " accepts", .unit = (u)),  \
+	AW_OBS_ITEM(k ".max", "largest value fs.mqueue." k " accepts", .unit = (u)),   \
+	AW_OBS_ITEM(k ".initial", "fs.mqueue." k " in a fresh IPC namespace (compiled-in default)", \
+		    .unit = (u))
 
 static const struct aw_item sysctl_items[] = {
-	KNOB_ITEMS("msg_max"),
-	KNOB_ITEMS("msgsize_max"),
-	KNOB_ITEMS("msg_default"),
-	KNOB_ITEMS("msgsize_default"),
-	KNOB_ITEMS("queues_max"),
+	KNOB_ITEMS("msg_max", "messages"),
+	KNOB_ITEMS("msgsize_max", "B"),
+	KNOB_ITEMS("msg_default", "messages"),
+	KNOB_ITEMS("msgsize_default", "B"),
+	KNOB_ITEMS("queues_max", "queues"),
 	AW_ITEMS_END
 };
 
