@@ -27,6 +27,8 @@ static const char usage[] =
 	"                  one snapshot per kernel, and diffs between neighbours\n"
 	"  report SNAPSHOT... -o FILE\n"
 	"                  snapshots side by side as one static HTML page\n"
+	"  kcidb SNAPSHOT...\n"
+	"                  snapshots as KCIDB JSON, for KernelCI's database\n"
 	"  help [COMMAND]  show this help, or a command's\n"
 	"\n"
 	"Options:\n"
@@ -51,6 +53,7 @@ static const struct command commands[] = {
 	{ "vm", cmd_vm },
 	{ "matrix", cmd_matrix },
 	{ "report", cmd_report },
+	{ "kcidb", cmd_kcidb },
 };
 
 static const struct command *find(const char *name)

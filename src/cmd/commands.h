@@ -13,6 +13,12 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_kcidb(int argc, char **argv);
+
+/* The snapshot files that command-line arguments name: a directory stands
+ * for the *.snapshot files in it (the output of abiwatch matrix), sorted.
+ * Appends malloc'd paths to *files.  0, or the usage status. */
+int snapshot_args(const char *cmd, char *const *args, size_t nargs, char ***files, size_t *nfiles);
 
 /* ---- running probes: the path `abiwatch run` and `abiwatch check` share ---- */
 

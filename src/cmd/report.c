@@ -8,9 +8,7 @@
 #include "core/util.h"
 #include "vm/proc.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -64,35 +62,6 @@ struct report_cli {
 	size_t nfiles;
 };
 
-static void add_file(struct report_cli *c, char *path)
-{
-	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
-	c->files[c->nfiles++] = path;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A directory's *.snapshot files, sorted. */
-static int add_dir(struct report_cli *c, const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return usage_error("report", "%s: %s", dir, strerror(errno));
-	size_t first = c->nfiles;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && fnmatch("*.snapshot", e->d_name, 0) == 0)
-			add_file(c, xasprintf("%s/%s", dir, e->d_name));
-	closedir(d);
-	if (c->nfiles == first)
-		return usage_error("report", "%s holds no *.snapshot file", dir);
-	qsort(c->files + first, c->nfiles - first, sizeof(*c->files), by_name);
-	return 0;
-}
-
 static int parse(int argc, char **argv, struct report_cli *c)
 {
 	int opt;
@@ -119,17 +88,7 @@ static int parse(int argc, char **argv, struct report_cli *c)
 		return usage_error("report", "-o FILE is needed");
 	if (optind >= argc)
 		return usage_error("report", "no snapshot given");
-	for (int i = optind; i < argc; i++) {
-		struct stat st;
-		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			int rc = add_dir(c, argv[i]);
-			if (rc)
-				return rc;
-		} else {
-			add_file(c, xstrdup(argv[i]));
-		}
-	}
-	return 0;
+	return snapshot_args("report", argv + optind, (size_t)(argc - optind), &c->files, &c->nfiles);
 }
 
 /* docs/catalogue.md beside the binary: in the source tree (./abiwatch,

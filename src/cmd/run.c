@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch run: run probes, stream KTAP, write the snapshot. */
 #include "commands.h"
+#include "core/kcidb.h"
 #include "core/output.h"
 #include "core/params.h"
 #include "core/registry.h"
@@ -30,7 +31,8 @@ static const char run_usage[] =
 	"Options:\n"
 	"  -o, --output FILE   write the snapshot to FILE (default:\n"
 	"                      abiwatch-RELEASE.snapshot in this directory)\n"
-	"  -f, --format FMT    what stdout gets: ktap (default), text or json\n"
+	"  -f, --format FMT    what stdout gets: ktap (default), text, json or\n"
+	"                      kcidb (as 'abiwatch kcidb' of the snapshot)\n"
 	"  -t, --timeout SEC   time limit for each probe, overriding its own\n"
 	"                      (default: the probe's, else 10 s)\n"
 	"  -h, --help          show this help and exit\n"
@@ -39,7 +41,7 @@ static const char run_usage[] =
 	"0 all passed, 1 a check failed or a probe broke, 4 everything was\n"
 	"skipped; 2 for bad usage.\n";
 
-enum format { FORMAT_KTAP, FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_KTAP, FORMAT_TEXT, FORMAT_JSON, FORMAT_KCIDB };
 
 struct run_args {
 	const char *output;
@@ -52,8 +54,8 @@ struct run_args {
 
 static int parse_format(const char *s, enum format *f)
 {
-	static const char *const names[] = { "ktap", "text", "json" };
-	for (int i = 0; i < 3; i++) {
+	static const char *const names[] = { "ktap", "text", "json", "kcidb" };
+	for (int i = 0; i < (int)AW_ARRAY_SIZE(names); i++) {
 		if (strcmp(s, names[i]) == 0) {
 			*f = (enum format)i;
 			return 0;
@@ -155,7 +157,7 @@ static int parse_option(int c, struct run_args *a, const struct aw_param **param
 		return 0;
 	case 'f':
 		if (parse_format(optarg, &a->format) != 0)
-			return usage_error("run", "--format takes ktap, text or json, not '%s'", optarg);
+			return usage_error("run", "--format takes ktap, text, json or kcidb, not '%s'", optarg);
 		return 0;
 	}
 	return probes_option("run", c, optarg, params, &a->probes);
@@ -242,12 +244,26 @@ int probes_save(const char *cmd, const struct aw_run *run, const char *path)
 	return rc;
 }
 
+/* The document 'abiwatch kcidb' makes of this run's snapshot, with its
+ * defaults (origin abiwatch, a build made up of the kernel). */
+static void kcidb_report(const struct aw_run *run)
+{
+	struct aw_snapshot snap;
+	aw_snapshot_from_run(run, &snap);
+	const struct aw_snapshot *one = &snap;
+	struct aw_kcidb_opts o = { 0 };
+	aw_kcidb_write(stdout, &one, 1, &o);
+	aw_snapshot_free(&snap);
+}
+
 static void report(const struct run_args *a, const struct aw_run *run)
 {
 	if (a->format == FORMAT_TEXT)
 		aw_text_report(stdout, run);
 	else if (a->format == FORMAT_JSON)
 		aw_json_report(stdout, run);
+	else if (a->format == FORMAT_KCIDB)
+		kcidb_report(run);
 }
 
 int cmd_run(int argc, char **argv)

@@ -62,4 +62,9 @@ check 4 "check running the probes it needs" check "$ex/mqueue-over-1024-queues-a
 printf 'mqueue.noattr.maxmsg >= 1 : "ok"\nmqueue.*.x = 1 : "bad"\n' >"$work/bad.assume"
 check 2 "check a bad rule" check "$work/bad.assume" "$work/a.snap"
 check 2 "check usage" check
+# kcidb: a run's document, a converted snapshot with edits, bad input.
+check 0 "run mqueue (kcidb)" run mqueue -f kcidb -o "$work/k.snap"
+check 0 "kcidb of edited snapshots" kcidb --origin t "$work/a.snap" "$work/e.snap" "$work/g.snap"
+check 0 "kcidb --build-id" kcidb --origin t --build-id t:1 "$work/h.snap"
+check 2 "kcidb a truncated file" kcidb <(head -c 100 "$work/a.snap")
 exit $status

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abiwatch kcidb: snapshots as KCIDB I/O data, for kcidb-submit. */
+#include "commands.h"
+#include "core/diff.h"
+#include "core/kcidb.h"
+#include "core/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char kcidb_usage[] =
+	"Usage: abiwatch kcidb [OPTION...] SNAPSHOT...\n"
+	"Write the snapshots as one KCIDB I/O document (kcidb-io schema v5.3),\n"
+	"the JSON that KernelCI's database takes from kcidb-submit: a test per\n"
+	"check (PASS, FAIL, SKIP or ERROR, the reason as log_excerpt), per\n"
+	"observation with a unit (DONE, with number {value, unit}) and per probe,\n"
+	"family and the root 'abiwatch' (the highest status below them; a probe's\n"
+	"observations in its misc).  A directory stands for the *.snapshot files\n"
+	"in it (the output of 'abiwatch matrix').\n"
+	"\n"
+	"Options:\n"
+	"      --origin NAME    the submitting CI system, as KCIDB knows it\n"
+	"                       ([a-z0-9_]+; default abiwatch)\n"
+	"      --build-id ID    the build the tests belong to, as your CI submitted\n"
+	"                       it (ORIGIN:...); one snapshot only.  Default: a\n"
+	"                       checkout and a build made up of each snapshot's\n"
+	"                       kernel release, version and architecture\n"
+	"  -o, --output FILE    write the document there (default: stdout)\n"
+	"  -h, --help           show this help and exit\n"
+	"\n"
+	"Exit status: 0 written, 2 bad usage or a snapshot that cannot be read.\n";
+
+enum { OPT_ORIGIN = 0x100, OPT_BUILD_ID };
+
+static const struct option kcidb_options[] = {
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
+	{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct kcidb_cli {
+	struct aw_kcidb_opts opts;
+	const char *output;
+	char **files;
+	size_t nfiles;
+};
+
+static int parse(int argc, char **argv, struct kcidb_cli *c)
+{
+	int opt;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:h", kcidb_options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_ORIGIN: c->opts.origin = optarg; break;
+		case OPT_BUILD_ID: c->opts.build_id = optarg; break;
+		case 'o': c->output = optarg; break;
+		case 'h':
+			fputs(kcidb_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("kcidb", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("kcidb", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (c->opts.origin && !aw_kcidb_origin_ok(c->opts.origin))
+		return usage_error("kcidb", "--origin takes lower-case letters, digits and '_', not '%s'",
+				   c->opts.origin);
+	if (c->opts.build_id && !aw_kcidb_id_ok(c->opts.build_id))
+		return usage_error("kcidb", "--build-id takes ORIGIN:ID (ORIGIN as for --origin), not '%s'",
+				   c->opts.build_id);
+	if (optind >= argc)
+		return usage_error("kcidb", "no snapshot given");
+	int rc = snapshot_args("kcidb", argv + optind, (size_t)(argc - optind), &c->files, &c->nfiles);
+	if (rc == 0 && c->opts.build_id && c->nfiles > 1)
+		return usage_error("kcidb", "--build-id names one build: give one snapshot, not %zu",
+				   c->nfiles);
+	return rc;
+}
+
+/* Written whole or not at all: a temporary file renamed over FILE. */
+static int write_document(const struct kcidb_cli *c, const struct aw_snapshot *const *snaps)
+{
+	if (!c->output || strcmp(c->output, "-") == 0)
+		return aw_kcidb_write(stdout, snaps, c->nfiles, &c->opts) == 0 && fflush(stdout) == 0
+			       ? AW_EXIT_PASS : usage_error("kcidb", "writing stdout: %s", strerror(errno));
+	char *tmp = xasprintf("%s.tmp.%d", c->output, (int)getpid());
+	FILE *f = fopen(tmp, "we");
+	int rc = AW_EXIT_PASS;
+	if (!f) {
+		rc = usage_error("kcidb", "cannot write '%s': %s", c->output, strerror(errno));
+	} else if (aw_kcidb_write(f, snaps, c->nfiles, &c->opts) != 0 || fclose(f) != 0 ||
+		   rename(tmp, c->output) != 0) {
+		rc = usage_error("kcidb", "writing '%s': %s", c->output, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+int cmd_kcidb(int argc, char **argv)
+{
+	struct kcidb_cli c = { 0 };
+	int rc = parse(argc, argv, &c);
+	struct aw_snapshot *snaps = xcalloc(c.nfiles + 1, sizeof(*snaps));
+	const struct aw_snapshot **ptrs = xcalloc(c.nfiles + 1, sizeof(*ptrs));
+	size_t loaded = 0;
+	char *err = NULL;
+
+	for (; rc == 0 && loaded < c.nfiles; loaded++) {
+		if (aw_diff_load(c.files[loaded], &snaps[loaded], &err) != 0) {
+			rc = usage_error("kcidb", "%s", err);
+			break;
+		}
+		ptrs[loaded] = &snaps[loaded];
+	}
+	if (rc == 0)
+		rc = write_document(&c, ptrs);
+	for (size_t i = 0; i < loaded; i++)
+		aw_snapshot_free(&snaps[i]);
+	for (size_t i = 0; i < c.nfiles; i++)
+		free(c.files[i]);
+	free(c.files);
+	free(snaps);
+	free(ptrs);
+	free(err);
+	return rc < 0 ? AW_EXIT_PASS : rc;
+}
