@@ -593,6 +593,33 @@ static bool parse_members(struct parser *p, const node *in, node ***members, siz
 	}
 }
 
+/* Members in value order (numbers before text), then by column. */
+static int by_member_value(const void *x, const void *y)
+{
+	const node *a = *(node *const *)x, *b = *(node *const *)y;
+	if (a->kind != b->kind)
+		return a->kind == N_INT ? -1 : 1;
+	int c = a->kind == N_INT ? (a->num > b->num) - (a->num < b->num) : strcmp(a->text, b->text);
+	return c ? c : (a->col > b->col) - (a->col < b->col);
+}
+
+/* A value listed twice is a slip (a typo for another value, most likely),
+ * not a harmless repetition.  Sorted, so a big set stays cheap. */
+static bool members_distinct(struct parser *p, node **members, size_t n)
+{
+	node **sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
+	memcpy(sorted, members, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_member_value);
+	node *twice = NULL;
+	for (size_t i = 1; i < n && !twice; i++) {
+		const node *a = sorted[i - 1], *b = sorted[i];
+		if (a->kind == b->kind && (a->kind == N_INT ? a->num == b->num : strcmp(a->text, b->text) == 0))
+			twice = sorted[i];
+	}
+	free(sorted);
+	return !twice || fail_at(p, twice->col, "this value is already in the set");
+}
+
 static node *parse_set(struct parser *p, node *in)
 {
 	struct token *t = peek(p, true);
@@ -608,7 +635,7 @@ static node *parse_set(struct parser *p, node *in)
 		consume(p);
 		return in;
 	}
-	bool ok = t && parse_members(p, in, &members, &n);
+	bool ok = t && parse_members(p, in, &members, &n) && members_distinct(p, members, n);
 	if (ok) {
 		in->set = grab(p, n * sizeof(*in->set));
 		memcpy(in->set, members, n * sizeof(*in->set));
