@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,23 +94,20 @@ static int parse(int argc, char **argv, struct report_cli *c)
  * build/asan/abiwatch) or installed (../share/doc/abiwatch/). */
 static char *find_catalogue(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	char *dir = dirname(exe);
+	char *dir = aw_exe_dir(), *found = NULL;
 	static const char *const rel[] = { "docs/catalogue.md", "../../docs/catalogue.md",
 					   "../share/doc/abiwatch/catalogue.md" };
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+	for (size_t i = 0; dir && !found && i < sizeof(rel) / sizeof(rel[0]); i++) {
 		char *cand = xasprintf("%s/%s", dir, rel[i]);
 		char *real = realpath(cand, NULL);
 		free(cand);
 		if (real && access(real, R_OK) == 0)
-			return real;
-		free(real);
+			found = real;
+		else
+			free(real);
 	}
-	return NULL;
+	free(dir);
+	return found;
 }
 
 /* target relative to the directory of from (both made absolute). */

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libgen.h>
-#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -148,15 +146,8 @@ const char *aw_host_dirname(const struct aw_ctx *ctx)
 
 char *aw_helper_path(const char *name)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	const char *env = getenv("ABIWATCH_HELPER_DIR");
-	char *dir = NULL;
-
-	if (n > 0) {
-		exe[n] = '\0';
-		dir = xstrdup(dirname(exe));
-	}
+	char *dir = aw_exe_dir();
 	char *candidates[] = {
 		env ? xasprintf("%s/%s", env, name) : NULL,
 		dir ? xasprintf("%s/build/m32/%s", dir, name) : NULL,

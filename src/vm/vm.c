@@ -15,8 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,20 +87,10 @@ void aw_vm_result_free(struct aw_vm_result *r)
 
 /* ---- finding what abiwatch ships ---- */
 
-static char *exe_dir(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	return xstrdup(dirname(exe));
-}
-
 /* The directories searched, in order, for files of build/SUB/. */
 static char **search_dirs(const char *sub, size_t *n)
 {
-	char *dir = exe_dir();
+	char *dir = aw_exe_dir();
 	const char *env = getenv("ABIWATCH_HELPER_DIR");
 	char **dirs = xcalloc(4, sizeof(*dirs));
 	*n = 0;
