@@ -61,9 +61,29 @@ static bool needs_userns(void)
 	return !aw_cap_effective(CAP_SYS_ADMIN);
 }
 
+/* Whether / is the root of a mount.  In a chroot into a plain directory
+ * (autopkgtest's chroot server, a hand-made chroot) it is not: / cannot be
+ * made private, so what a probe mounted would propagate to the host's
+ * peers of the mount holding the chroot, and the kernel refuses a user
+ * namespace to a chrooted process.  A kernel without STATX_ATTR_MOUNT_ROOT
+ * (before 5.8) cannot tell: yes, as before. */
+static bool root_is_mount_point(void)
+{
+	static int known = -1;
+	struct statx stx;
+	if (known < 0)
+		known = statx(AT_FDCWD, "/", 0, STATX_BASIC_STATS, &stx) != 0 ||
+			!(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+			(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	return known;
+}
+
 /* Why this probe cannot run here, or NULL when everything it needs is. */
 static char *unmet_needs(const struct aw_probe *p)
 {
+	if (!root_is_mount_point())
+		return xstrdup("in a chroot whose / is not a mount point, a probe's mounts would reach "
+			       "the host; bind-mount the directory onto itself before chroot");
 	for (const int *c = p->needs.caps; c && *c >= 0; c++) {
 		char *name = upper(aw_cap_name(*c));
 		char *why = NULL;
