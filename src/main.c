@@ -6,6 +6,7 @@
 #include "core/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
@@ -79,6 +80,7 @@ static int help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	free(aw_exe_dir()); /* remembered while /proc/self/exe still says it right */
 	if (argc < 2)
 		return usage_error(NULL, "a command is needed");
 	const char *name = argv[1];

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -166,12 +167,21 @@ double aw_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Read once, in the process abiwatch started as: seen from a probe's mount
+ * namespace, /proc/self/exe names the file through the parent's mounts, so
+ * in a chroot it would be the path outside it. */
 char *aw_exe_dir(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	return xstrdup(dirname(exe));
+	static char *dir;
+	static bool known;
+	if (!known) {
+		char exe[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			dir = xstrdup(dirname(exe));
+		}
+		known = true;
+	}
+	return dir ? xstrdup(dir) : NULL;
 }

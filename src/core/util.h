@@ -38,7 +38,8 @@ int aw_write_all(int fd, const void *buf, size_t len);
 
 double aw_now(void); /* CLOCK_MONOTONIC seconds */
 /* The directory of the running binary (malloc'd), or NULL: where abiwatch
- * looks for what it ships (helpers, the static binary, the catalogue). */
+ * looks for what it ships (helpers, the static binary, the catalogue).
+ * main() calls it first, before any namespace is made. */
 char *aw_exe_dir(void);
 
 #endif

@@ -14,10 +14,13 @@ bad() { echo "FAIL $*"; status=1; }
 command -v unshare >/dev/null || { echo "SKIP: no unshare"; exit 4; }
 unshare --mount --propagation private true 2>/dev/null || { echo "SKIP: no mount namespace here"; exit 4; }
 
-# The binary and the libraries it links, nothing else.
+# The binary, the libraries it links and its 32-bit helper where an
+# installed abiwatch finds it (../libexec/abiwatch), nothing else.
 root=$work/root
-mkdir -p "$root"/{proc,tmp,dev,bin}
+mkdir -p "$root"/{proc,tmp,dev,bin,libexec/abiwatch}
 cp "$abiwatch" "$root/bin/abiwatch"
+helper=build/m32/abiwatch-mqueue-m32
+[[ -x $helper ]] && cp "$helper" "$root/libexec/abiwatch/"
 ldd "$abiwatch" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
 	mkdir -p "$root${lib%/*}"
 	cp -L "$lib" "$root$lib"
@@ -31,7 +34,8 @@ unshare --mount --propagation private --pid --fork --kill-child bash -c '
 	umount "$root/proc"
 	mount --bind "$root" "$root"
 	mount -t proc proc "$root/proc"
-	chroot "$root" /bin/abiwatch run mqueue.noattr -o /tmp/bound.snapshot >"$root/tmp/bound.out" 2>&1
+	chroot "$root" /bin/abiwatch run mqueue.noattr mqueue.compat32 -o /tmp/bound.snapshot \
+		>"$root/tmp/bound.out" 2>&1
 	echo $? >"$root/tmp/bound.rc"
 ' chroot-test "$root"
 
@@ -43,4 +47,11 @@ grep -q 'crashed\|error' "$root/tmp/plain.snapshot" && bad "plain chroot: an err
 [[ $(cat "$root/tmp/bound.rc") == 0 ]] && grep -qx 'probe.mqueue.noattr = ran' "$root/tmp/bound.snapshot" &&
 	ok "chroot bind-mounted onto itself: the probe runs, exit 0" ||
 	{ bad "bound chroot: exit $(cat "$root/tmp/bound.rc")"; cat "$root/tmp/bound.out"; }
+# The probe finds the helper through the binary's path as seen in the
+# chroot, not as its own mount namespace would name it (outside).
+if [[ -x $helper ]]; then
+	grep -qx 'check.mqueue.compat32.sendrecv.fifo_within_priority = pass' "$root/tmp/bound.snapshot" &&
+		ok "chroot: the 32-bit helper found beside the binary" ||
+		bad "chroot: $(grep 'compat32.sendrecv.fifo_within_priority' "$root/tmp/bound.snapshot")"
+fi
 exit $status
