@@ -7,7 +7,7 @@
 set -u
 abiwatch=${ABIWATCH:-./abiwatch}
 work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-chroot.XXXXXX")
-trap 'rm -rf --one-file-system "$work"' EXIT
+trap 'kill "${ballast_pid:-}" 2>/dev/null; rm -rf --one-file-system "$work"' EXIT
 status=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; status=1; }
@@ -26,6 +26,27 @@ ldd "$abiwatch" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
 	cp -L "$lib" "$root$lib"
 done
 
+# Root's queues elsewhere count against the probes' RLIMIT_MSGQUEUE where
+# no fresh user namespace can be had (a chroot): hold a 10 x 128 one, in an
+# IPC namespace of its own (never the host's), for the runs below.
+ballast() {
+	exec unshare --ipc python3 -c '
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+class Attr(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_long), ("maxmsg", ctypes.c_long),
+                ("msgsize", ctypes.c_long), ("curmsgs", ctypes.c_long), ("pad", ctypes.c_long * 4)]
+libc.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.POINTER(Attr)]
+q = libc.mq_open(b"/aw_ballast", os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(Attr(0, 10, 128, 0)))
+print("held" if q >= 0 else "failed: %s" % os.strerror(ctypes.get_errno()), flush=True)
+time.sleep(120)'
+}
+coproc BALLAST { ballast; }
+ballast_pid=$BALLAST_PID
+read -r -t 10 held <&"${BALLAST[0]}" || held="no answer"
+[[ $held == held ]] && ok "a 10 x 128 queue held by root in an IPC namespace of its own" ||
+	bad "ballast queue: $held"
+
 unshare --mount --propagation private --pid --fork --kill-child bash -c '
 	root=$1
 	mount -t proc proc "$root/proc"
@@ -34,7 +55,7 @@ unshare --mount --propagation private --pid --fork --kill-child bash -c '
 	umount "$root/proc"
 	mount --bind "$root" "$root"
 	mount -t proc proc "$root/proc"
-	chroot "$root" /bin/abiwatch run mqueue.noattr mqueue.compat32 -o /tmp/bound.snapshot \
+	chroot "$root" /bin/abiwatch run mqueue.noattr mqueue.compat32 mqueue.rlimit -o /tmp/bound.snapshot \
 		>"$root/tmp/bound.out" 2>&1
 	echo $? >"$root/tmp/bound.rc"
 ' chroot-test "$root"
@@ -54,4 +75,19 @@ if [[ -x $helper ]]; then
 		ok "chroot: the 32-bit helper found beside the binary" ||
 		bad "chroot: $(grep 'compat32.sendrecv.fifo_within_priority' "$root/tmp/bound.snapshot")"
 fi
+kill "$ballast_pid" 2>/dev/null
+wait "$ballast_pid" 2>/dev/null
+grep -q "queues elsewhere held [0-9]* bytes" "$root/tmp/bound.out" &&
+	ok "chroot: $(grep -o "this uid's queues elsewhere held [0-9]* bytes" "$root/tmp/bound.out")" ||
+	bad "chroot: the usage taken off is not noted"
+# No user namespace in a chroot: the charges are still the queues' own,
+# other queues of root's being solved for and taken off.
+"$abiwatch" run mqueue.rlimit -o "$work/host.snapshot" >/dev/null
+for k in charge.1x128 charge.10x128 charge.10x8192 per_msg_overhead; do
+	want=$(sed -n "s/^obs\.mqueue\.rlimit\.$k = //p" "$work/host.snapshot")
+	got=$(sed -n "s/^obs\.mqueue\.rlimit\.$k = //p" "$root/tmp/bound.snapshot")
+	[[ -n $want && $got == "$want" ]] && ok "chroot: rlimit.$k = $got, as outside" || bad "chroot: rlimit.$k = '$got', outside '$want'"
+done
+grep -qx 'check.mqueue.rlimit.formula_linear = pass' "$root/tmp/bound.snapshot" && ok "chroot: formula_linear passes" ||
+	bad "chroot: $(grep formula_linear "$root/tmp/bound.snapshot")"
 exit $status

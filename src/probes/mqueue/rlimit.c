@@ -84,7 +84,7 @@ static int measure(const struct mqu_shape *s, long long *bytes)
  * really leaves out other queues of this uid, a 10 x 128 queue is held
  * while a 1 x 128 queue is measured on both sides.
  */
-static void enter_fresh_userns(struct aw_ctx *ctx)
+static bool enter_fresh_userns(struct aw_ctx *ctx)
 {
 	const struct mqu_shape ballast = { 10, 128 };
 	long long outside = -1, inside = -1;
@@ -98,7 +98,7 @@ static void enter_fresh_userns(struct aw_ctx *ctx)
 		aw_note(ctx, "unshare(CLONE_NEWUSER): %s; measuring in the probe's own user "
 			"namespace, where queues other processes of this uid hold count too",
 			mqu_errname(rc));
-		return;
+		return false;
 	}
 	if (rc == 0)
 		rc = measure(&shapes[0], &inside);
@@ -110,6 +110,28 @@ static void enter_fresh_userns(struct aw_ctx *ctx)
 			"probe's user namespace and %lld in a fresh one (difference %lld: what "
 			"this uid holds, which the fresh namespace does not count)",
 			outside, inside, outside - inside);
+	return true;
+}
+
+/*
+ * Without a fresh count (a chroot refuses user namespaces) every search
+ * found usage + charge, usage being what this uid's queues hold anywhere
+ * on the host.  The first two shapes give the overhead and that usage
+ * (two equations, two unknowns); taking it off leaves the charges, and
+ * the third shape still tests the formula.
+ */
+static void subtract_usage(struct aw_ctx *ctx, struct mqu_charge *c)
+{
+	const struct mqu_shape *a = &c[0].shape, *b = &c[1].shape;
+	long long payload_a = (long long)a->maxmsg * a->msgsize;
+	long long payload_b = (long long)b->maxmsg * b->msgsize;
+	long long overhead = (c[1].bytes - c[0].bytes - (payload_b - payload_a)) /
+			     (b->maxmsg - a->maxmsg);
+	long long usage = c[0].bytes - payload_a - a->maxmsg * overhead;
+	for (size_t i = 0; i < AW_ARRAY_SIZE(shapes); i++)
+		c[i].bytes -= usage;
+	aw_note(ctx, "this uid's queues elsewhere held %lld bytes, solved from the first two "
+		"shapes and taken off every search", usage);
 }
 
 static void report_fit(struct aw_ctx *ctx, const struct mqu_charge *c, size_t n)
@@ -133,20 +155,20 @@ static void report_fit(struct aw_ctx *ctx, const struct mqu_charge *c, size_t n)
 		  "10x128: %lld, 10x8192: %lld", o, c[0].bytes, c[1].bytes, c[2].bytes);
 }
 
-/* Observe one charge; true (with *bytes) when it was measured. */
-static bool observe_charge(struct aw_ctx *ctx, size_t i, long long *bytes)
+/* Measure one charge; true (with *bytes) when it was measured. */
+static bool measure_charge(struct aw_ctx *ctx, size_t i, long long *bytes)
 {
 	int rc = measure(&shapes[i], bytes);
 
 	if (rc == 0)
-		aw_observe_long(ctx, shape_obs[i], *bytes);
-	else if (rc == -EMFILE)
+		return true;
+	if (rc == -EMFILE)
 		/* Above level 0, the uid's host-wide count still counts. */
 		aw_unobserved(ctx, shape_obs[i], "not even the hard limit admits the queue "
 			      "(EMFILE): this uid's other queues use up RLIMIT_MSGQUEUE");
 	else
 		aw_unobserved(ctx, shape_obs[i], "the search failed: %s", mqu_errname(rc));
-	return rc == 0;
+	return false;
 }
 
 static void rlimit_run(struct aw_ctx *ctx)
@@ -161,12 +183,17 @@ static void rlimit_run(struct aw_ctx *ctx)
 		aw_error_rest(ctx, "%s", mqu_errname(rc));
 		return;
 	}
-	enter_fresh_userns(ctx);
+	bool fresh = enter_fresh_userns(ctx), measured[AW_ARRAY_SIZE(shapes)];
 	for (size_t i = 0; i < AW_ARRAY_SIZE(shapes); i++) {
-		c[n].shape = shapes[i];
-		if (observe_charge(ctx, i, &c[n].bytes))
-			n++;
+		c[i].shape = shapes[i];
+		measured[i] = measure_charge(ctx, i, &c[i].bytes);
+		n += measured[i];
 	}
+	if (!fresh && n == AW_ARRAY_SIZE(shapes))
+		subtract_usage(ctx, c);
+	for (size_t i = 0; i < AW_ARRAY_SIZE(shapes); i++)
+		if (measured[i])
+			aw_observe_long(ctx, shape_obs[i], c[i].bytes);
 	report_fit(ctx, c, n);
 }
 
