@@ -4,6 +4,8 @@
 #   make check      install what is missing, build, and run every test
 #   make asan       build build/asan/abiwatch with ASan+UBSan
 #   make bench      timing figures (never part of check)
+#   make install    PREFIX=/usr/local DESTDIR=  (mk/install.mk)
+#   make deb        Debian packages in build/deb (mk/deb.mk, docs/debian.md)
 
 .DEFAULT_GOAL := all
 CC       ?= cc
@@ -54,7 +56,8 @@ $(foreach f,$(M32_FAMILIES),$(eval $(call M32_RULE,$(f))))
 # cookiefs: the FUSE filesystem with chosen cookie policies, for tests.
 COOKIEFS := tools/cookiefs/cookiefs
 $(COOKIEFS): tools/cookiefs/cookiefs.c
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3) -o $@ $< $(shell pkg-config --libs fuse3)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags fuse3) $(LDFLAGS) -o $@ $< \
+		$(shell pkg-config --libs fuse3)
 
 .PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest m32 tools vm
 all: abiwatch m32 tools vm
@@ -84,7 +87,7 @@ abiwatch: $(OBJS)
 
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -139,6 +142,8 @@ build/fuzz/fuzz_mq_m32: src/probes/mqueue/m32_parse.c
 include mk/fuzz-cli.mk
 include mk/lava.mk
 include mk/kselftest.mk
+include mk/install.mk
+include mk/deb.mk
 
 fuzz-build: $(FUZZ_TARGETS)
 

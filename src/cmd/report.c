@@ -91,12 +91,13 @@ static int parse(int argc, char **argv, struct report_cli *c)
 }
 
 /* docs/catalogue.md beside the binary: in the source tree (./abiwatch,
- * build/asan/abiwatch) or installed (../share/doc/abiwatch/). */
+ * build/asan/abiwatch) or installed (../share/abiwatch/, not the doc
+ * directory, which a system may leave out). */
 static char *find_catalogue(void)
 {
 	char *dir = aw_exe_dir(), *found = NULL;
 	static const char *const rel[] = { "docs/catalogue.md", "../../docs/catalogue.md",
-					   "../share/doc/abiwatch/catalogue.md" };
+					   "../share/abiwatch/catalogue.md" };
 	for (size_t i = 0; dir && !found && i < sizeof(rel) / sizeof(rel[0]); i++) {
 		char *cand = xasprintf("%s/%s", dir, rel[i]);
 		char *real = realpath(cand, NULL);
