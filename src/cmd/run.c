@@ -266,11 +266,46 @@ static void report(const struct run_args *a, const struct aw_run *run)
 		kcidb_report(run);
 }
 
+/* The registered probes the globs select.  A glob none of them matches may
+ * name a probe an option makes (--path LABEL=DIR makes dirent.LABEL): it
+ * goes to *later, to be checked once those exist.  Only later-globs given:
+ * nothing registered is selected. */
+static void select_registered(const struct run_args *a, struct aw_probe_ref **refs, size_t *n,
+			      char ***later, size_t *nlater)
+{
+	char **known = xcalloc(a->nglobs + 1, sizeof(*known));
+	size_t nknown = a->nglobs, unmatched;
+	memcpy(known, a->globs, a->nglobs * sizeof(*known));
+	*later = xcalloc(a->nglobs + 1, sizeof(**later));
+	*nlater = 0;
+	*refs = NULL;
+	*n = 0;
+	while (!(a->nglobs > 0 && nknown == 0) && aw_select(known, nknown, refs, n, &unmatched) != 0) {
+		(*later)[(*nlater)++] = known[unmatched];
+		memmove(known + unmatched, known + unmatched + 1, (--nknown - unmatched) * sizeof(*known));
+	}
+	free(known);
+}
+
+/* Each later-glob must select one of the probes the options made. */
+static int check_later(char *const *later, size_t nlater, const struct aw_probe_ref *refs, size_t n)
+{
+	for (size_t g = 0; g < nlater; g++) {
+		bool hit = false;
+		for (size_t i = 0; i < n && !hit; i++)
+			hit = aw_ref_selected(later[g], &refs[i]);
+		if (!hit)
+			return usage_error("run", "no probe matches '%s'", later[g]);
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .format = FORMAT_KTAP };
 	struct aw_probe_ref *refs = NULL;
-	size_t nrefs, unmatched;
+	size_t nrefs, nlater = 0;
+	char **later = NULL;
 	struct aw_run run = { 0 };
 	int rc = parse_args(argc, argv, &a);
 
@@ -278,12 +313,9 @@ int cmd_run(int argc, char **argv)
 		aw_params_free(&a.probes.params);
 		return rc < 0 ? AW_EXIT_PASS : rc;
 	}
-	if (aw_select(a.globs, a.nglobs, &refs, &nrefs, &unmatched) != 0) {
-		aw_params_free(&a.probes.params);
-		return usage_error("run", "no probe matches '%s'",
-				   a.globs[unmatched]);
-	}
-	if ((rc = probes_prepare("run", &a.probes, &refs, &nrefs, &run)) != 0)
+	select_registered(&a, &refs, &nrefs, &later, &nlater);
+	if ((rc = probes_prepare("run", &a.probes, &refs, &nrefs, &run)) != 0 ||
+	    (rc = check_later(later, nlater, refs, nrefs)) != 0)
 		goto out;
 	if (!a.output)
 		a.output = a.default_output =
@@ -303,6 +335,7 @@ out:
 	aw_params_free(&a.probes.params);
 	aw_run_free(&run);
 	free(refs);
+	free(later);
 	free(a.default_output);
 	return rc;
 }

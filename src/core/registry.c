@@ -112,6 +112,13 @@ static bool glob_selects_item(const char *glob, const char *probe_name,
 	return hit;
 }
 
+bool aw_ref_selected(const char *glob, const struct aw_probe_ref *ref)
+{
+	char name[512];
+	aw_probe_fullname(ref, name, sizeof(name));
+	return aw_glob_selects(glob, name) || glob_selects_item(glob, name, ref->probe);
+}
+
 int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 	      size_t *count, size_t *unmatched)
 {
@@ -120,7 +127,6 @@ int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 	bool *hit = xcalloc(nglobs, sizeof(bool));
 	struct aw_probe_ref *refs = NULL;
 	size_t n = 0;
-	char name[512];
 
 	for (size_t f = 0; f < nfam; f++) {
 		const struct aw_probe *const *probes;
@@ -128,10 +134,8 @@ int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 		for (size_t p = 0; p < np; p++) {
 			struct aw_probe_ref ref = { fams[f], probes[p] };
 			bool take = nglobs == 0;
-			aw_probe_fullname(&ref, name, sizeof(name));
 			for (size_t g = 0; g < nglobs; g++) {
-				if (aw_glob_selects(globs[g], name) ||
-				    glob_selects_item(globs[g], name, ref.probe)) {
+				if (aw_ref_selected(globs[g], &ref)) {
 					hit[g] = true;
 					take = true;
 				}

@@ -31,6 +31,10 @@ const struct aw_item *aw_item_find(const char *fullname);
  * check's full name selects the probe that reports it. */
 bool aw_glob_selects(const char *glob, const char *name);
 
+/* Whether the glob selects this probe: its name, an ancestor's, or the
+ * name of one of its items. */
+bool aw_ref_selected(const char *glob, const struct aw_probe_ref *ref);
+
 /* The probes that any of the globs select (all when nglobs is 0), in
  * family then table order.  A glob that selects nothing is reported
  * through *unmatched (its index) and the call returns -1. */

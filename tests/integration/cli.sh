@@ -117,4 +117,17 @@ grep -q 'selftest.needs_file.holds # SKIP needs /nonexistent/abiwatch-test' "$wo
 "$selftest" run selftest.needs_file -f text -o "$work/z.snap" 2>&1 | grep -q 'needs /nonexistent' &&
 	ok "skip reason in text" || bad "skip reason missing from text"
 expect_exit 0 "the good probe exits 0" "$selftest" run selftest.good selftest.isolated -o "$work/g.snap"
+
+# A glob may name a probe that an option makes (--path LABEL=DIR: dirent.LABEL).
+mkdir "$work/pd"
+probes_of() { sed -n 's/^probe\.\([^ ]*\) = .*/\1/p' "$1" | tr '\n' ' '; }
+expect_exit 0 "run dirent.mine --path mine=DIR" "$abiwatch" run dirent.mine --path "mine=$work/pd" --entries 50 \
+	-o "$work/p1.snap"
+[[ $(probes_of "$work/p1.snap") == "dirent.mine " ]] && ok "only dirent.mine ran" || bad "ran: $(probes_of "$work/p1.snap")"
+expect_exit 0 "a glob and an item of it" "$abiwatch" run 'dirent.m*' dirent.mine.unique mqueue.noattr \
+	--path "mine=$work/pd" --entries 50 -o "$work/p2.snap"
+[[ $(probes_of "$work/p2.snap") == "dirent.mine mqueue.noattr " ]] && ok "dirent.mine and mqueue.noattr ran" ||
+	bad "ran: $(probes_of "$work/p2.snap")"
+one_line_error "a glob no probe, made or not, matches" "$abiwatch" run dirent.other --path "mine=$work/pd" -o "$work/p3.snap"
+[[ ! -e $work/p3.snap && -z $(ls -A "$work/pd") ]] && ok "nothing ran, nothing left in DIR" || bad "p3: something ran"
 exit $status

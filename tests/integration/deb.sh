@@ -16,6 +16,8 @@ bad() { echo "FAIL $*"; status=1; }
 # The installed tree works from where it is: run, helpers, report.
 works_installed() { # label root
 	local bin=$2/usr/bin/abiwatch
+	"$bin" list --verify && "$bin" list | grep -q '^  mqueue\.compat32 ' && ok "$1: list, list --verify" ||
+		bad "$1: list"
 	"$bin" run mqueue.compat32 dirent --fs tmpfs --entries 300 -o "$work/$1.snapshot" >/dev/null
 	local rc=$?
 	[[ $rc == 0 ]] && ok "$1: run exits 0" || bad "$1: run exits $rc"
@@ -43,7 +45,9 @@ works_installed "make install" "$work/inst"
 	bad "make install: no abiwatch-cookiefs"
 
 for t in dpkg-buildpackage dh lintian; do
-	command -v $t >/dev/null || { echo "SKIP: no $t (scripts/install-deps installs it)"; exit 4; }
+	# A failure of the make install part is not hidden by the skip.
+	command -v $t >/dev/null || { ((status)) && exit $status
+		echo "SKIP: no $t (scripts/install-deps installs it)"; exit 4; }
 done
 before=$(git status --porcelain=v1 --untracked-files=all 2>/dev/null | md5sum)
 start=$(date +%s.%N)
