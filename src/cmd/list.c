@@ -58,6 +58,8 @@ static void print_probe(const struct aw_probe_ref *ref, bool verbose)
 	for (const struct aw_item *it = ref->probe->items; it->name; it++) {
 		char *full = xasprintf("%s.%s", name, it->name);
 		printf("    %-5s %-40s %s\n", it->kind == AW_CHECK ? "check" : "obs", full, it->summary);
+		if (verbose && it->unit)
+			printf("          unit: %s\n", it->unit);
 		free(full);
 	}
 }

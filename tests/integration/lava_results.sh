@@ -10,6 +10,7 @@
 set -u
 export LC_ALL=C
 abiwatch=${ABIWATCH:-./abiwatch}
+export ABIWATCH=$abiwatch # the converter takes the units from its tables
 convert=lava/snapshot-to-lava
 work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-lava.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -44,17 +45,28 @@ numbers=$(grep -c -- '--measurement' "$work/expected")
 for shell in "${shells[@]}"; do
 	$shell "$convert" --print "$work/real.snapshot" >"$work/out" 2>"$work/err"
 	rc=$?
-	# Units are the script's own guess from the name: compared apart.
-	grep '^lava-test-case' "$work/out" | sed 's/ --units [a-z]*$//' >"$work/calls"
+	# Units come from the probe tables: compared apart, below.
+	grep '^lava-test-case' "$work/out" | sed 's/ --units [A-Za-z]*$//' >"$work/calls"
 	if ((rc == 0)) && cmp -s "$work/expected" "$work/calls"; then
 		ok "$shell: $checks checks and $numbers measurements, as the snapshot says"
 	else
 		bad "$shell: exit $rc, calls differ: $(diff "$work/expected" "$work/calls" | head -n 5)"
 	fi
 done
+# Each measurement has the unit the tables declare (abiwatch list -v), and
+# only those have one.
+"$abiwatch" list -v | awk '$1 == "obs" { name = $2 } $1 == "unit:" { print name, $2 }' >"$work/units"
+grep -- '--measurement' "$work/out" | awk -v units="$work/units" '
+	BEGIN { while ((getline line < units) > 0) { split(line, f, " "); unit[f[1]] = f[2] } }
+	{ name = substr($2, 5); got = $(NF - 1) == "--units" ? $NF : ""
+	  if (got != unit[name]) { print name ": " (got == "" ? "none" : got) ", declared " (unit[name] == "" ? "none" : unit[name]); bad++ }
+	  else if (got != "") with++ }
+	END { print with + 0 " with units"; exit bad > 0 }' >"$work/unitcheck"
+rc=$?
+[[ $rc == 0 ]] && ok "units as the tables declare: $(tail -n 1 "$work/unitcheck")" || bad "units: $(head -n 3 "$work/unitcheck")"
 bits=$(sed -n 's/^obs\.dirent\.tmpfs\.cookie_bits = //p' "$work/real.snapshot")
-grep -qx -- "lava-test-case obs.dirent.tmpfs.cookie_bits --result pass --measurement $bits --units bits" "$work/out" &&
-	ok "dirent.tmpfs.cookie_bits: $bits bits" || bad "dirent.tmpfs.cookie_bits ($bits) not measured in bits"
+grep -qx -- "lava-test-case obs.dirent.tmpfs.cookie_bits --result pass --measurement $bits --units bit" "$work/out" &&
+	ok "dirent.tmpfs.cookie_bits: $bits bit" || bad "dirent.tmpfs.cookie_bits ($bits) not measured in bit"
 
 # Every status of abiwatch-snapshot(5), and a key with a '+'.
 cat >"$work/made.snapshot" <<'EOF'
