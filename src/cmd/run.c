@@ -268,23 +268,18 @@ static void report(const struct run_args *a, const struct aw_run *run)
 
 /* The registered probes the globs select.  A glob none of them matches may
  * name a probe an option makes (--path LABEL=DIR makes dirent.LABEL): it
- * goes to *later, to be checked once those exist.  Only later-globs given:
- * nothing registered is selected. */
+ * goes to *later, to be checked once those exist. */
 static void select_registered(const struct run_args *a, struct aw_probe_ref **refs, size_t *n,
 			      char ***later, size_t *nlater)
 {
-	char **known = xcalloc(a->nglobs + 1, sizeof(*known));
-	size_t nknown = a->nglobs, unmatched;
-	memcpy(known, a->globs, a->nglobs * sizeof(*known));
+	bool *hit = xcalloc(a->nglobs + 1, sizeof(*hit));
+	aw_select_each(a->globs, a->nglobs, refs, n, hit);
 	*later = xcalloc(a->nglobs + 1, sizeof(**later));
 	*nlater = 0;
-	*refs = NULL;
-	*n = 0;
-	while (!(a->nglobs > 0 && nknown == 0) && aw_select(known, nknown, refs, n, &unmatched) != 0) {
-		(*later)[(*nlater)++] = known[unmatched];
-		memmove(known + unmatched, known + unmatched + 1, (--nknown - unmatched) * sizeof(*known));
-	}
-	free(known);
+	for (size_t g = 0; g < a->nglobs; g++)
+		if (!hit[g])
+			(*later)[(*nlater)++] = a->globs[g];
+	free(hit);
 }
 
 /* Each later-glob must select one of the probes the options made. */

@@ -119,15 +119,15 @@ bool aw_ref_selected(const char *glob, const struct aw_probe_ref *ref)
 	return aw_glob_selects(glob, name) || glob_selects_item(glob, name, ref->probe);
 }
 
-int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
-	      size_t *count, size_t *unmatched)
+void aw_select_each(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
+		    size_t *count, bool *hit)
 {
 	const struct aw_family *const *fams;
 	size_t nfam = aw_families(&fams);
-	bool *hit = xcalloc(nglobs, sizeof(bool));
 	struct aw_probe_ref *refs = NULL;
 	size_t n = 0;
 
+	memset(hit, 0, nglobs * sizeof(*hit));
 	for (size_t f = 0; f < nfam; f++) {
 		const struct aw_probe *const *probes;
 		size_t np = aw_family_probes(fams[f], &probes);
@@ -146,17 +146,25 @@ int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 			}
 		}
 	}
+	*out = refs;
+	*count = n;
+}
+
+int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
+	      size_t *count, size_t *unmatched)
+{
+	bool *hit = xcalloc(nglobs + 1, sizeof(bool));
+	aw_select_each(globs, nglobs, out, count, hit);
 	for (size_t g = 0; g < nglobs; g++) {
 		if (!hit[g]) {
 			*unmatched = g;
 			free(hit);
-			free(refs);
+			free(*out);
+			*out = NULL;
 			return -1;
 		}
 	}
 	free(hit);
-	*out = refs;
-	*count = n;
 	return 0;
 }
 

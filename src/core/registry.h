@@ -35,6 +35,11 @@ bool aw_glob_selects(const char *glob, const char *name);
  * name of one of its items. */
 bool aw_ref_selected(const char *glob, const struct aw_probe_ref *ref);
 
+/* The probes that any of the globs select (all when nglobs is 0), in family
+ * then table order; hit[g] tells whether glob g selected any. */
+void aw_select_each(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
+		    size_t *count, bool *hit);
+
 /* The probes that any of the globs select (all when nglobs is 0), in
  * family then table order.  A glob that selects nothing is reported
  * through *unmatched (its index) and the call returns -1. */

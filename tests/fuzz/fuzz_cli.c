@@ -54,8 +54,8 @@ static void parse_run(int argc, char **argv)
 {
 	struct run_args a = { .format = FORMAT_KTAP };
 	struct aw_probe_ref *refs = NULL;
-	size_t nrefs = 0, unmatched = 0;
-	char *why = NULL;
+	size_t nrefs = 0, nlater = 0;
+	char **later = NULL, *why = NULL;
 
 	reset_getopt();
 	int rc = parse_args(argc, argv, &a);
@@ -64,15 +64,22 @@ static void parse_run(int argc, char **argv)
 	if (rc == 0) {
 		if (a.probes.timeout_s < 0 || a.probes.timeout_s > 86400)
 			abort();
-		if (aw_select(a.globs, a.nglobs, &refs, &nrefs, &unmatched) == 0) {
-			if (aw_params_apply(&a.probes.params, &refs, &nrefs, &why) != 0 && !why)
-				abort(); /* every refusal says why */
-		} else if (unmatched >= a.nglobs) {
+		/* As cmd_run: globs the registry lacks wait for the made probes. */
+		select_registered(&a, &refs, &nrefs, &later, &nlater);
+		if (nlater > a.nglobs)
 			abort();
+		if (aw_params_apply(&a.probes.params, &refs, &nrefs, &why) != 0) {
+			if (!why)
+				abort(); /* every refusal says why */
+		} else {
+			rc = check_later(later, nlater, refs, nrefs);
+			if (rc != 0 && rc != AW_EXIT_USAGE)
+				abort();
 		}
 	}
 	free(why);
 	free(refs);
+	free(later);
 	aw_params_free(&a.probes.params);
 }
 
