@@ -175,6 +175,15 @@ static const char *after_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, n) == 0 && s[n] == '.' ? s + n + 1 : NULL;
 }
 
+/* The item of a probe named in the family's tables, or NULL. */
+static const struct aw_item *item_in(const struct aw_probe *p, const char *item)
+{
+	for (const struct aw_item *it = p->items; item && it->name; it++)
+		if (strcmp(it->name, item) == 0)
+			return it;
+	return NULL;
+}
+
 const struct aw_item *aw_item_find(const char *fullname)
 {
 	const struct aw_family *const *fams;
@@ -186,11 +195,22 @@ const struct aw_item *aw_item_find(const char *fullname)
 		const struct aw_probe *const *probes;
 		size_t np = aw_family_probes(fams[f], &probes);
 		for (size_t p = 0; p < np; p++) {
-			const char *item = after_prefix(in_family, probes[p]->name);
-			for (const struct aw_item *it = probes[p]->items; item && it->name; it++)
-				if (strcmp(it->name, item) == 0)
-					return it;
+			const struct aw_item *it = item_in(probes[p], after_prefix(in_family, probes[p]->name));
+			if (it)
+				return it;
 		}
+		/* A probe made at run time (--path) reports items of a table its
+		 * registered siblings share: the item, if it is the same one
+		 * in every probe of the family that has it. */
+		const char *dot = strchr(in_family, '.');
+		const struct aw_item *shared = NULL;
+		for (size_t p = 0; dot && p < np; p++) {
+			const struct aw_item *it = item_in(probes[p], dot + 1);
+			if (it && shared && it != shared)
+				return NULL;
+			shared = it ? it : shared;
+		}
+		return shared;
 	}
 	return NULL;
 }

@@ -22,8 +22,9 @@ size_t aw_family_probes(const struct aw_family *f, const struct aw_probe *const 
 /* "family.probe" into buf; returns buf. */
 char *aw_probe_fullname(const struct aw_probe_ref *ref, char *buf, size_t len);
 
-/* The declared item whose full name is "family.probe.item", or NULL (an
- * unknown name, or a probe made at run time such as dirent's --path). */
+/* The declared item whose full name is "family.probe.item", or NULL.  For
+ * a probe made at run time (dirent's --path), the item of that name its
+ * family's probes share, if they share one. */
 const struct aw_item *aw_item_find(const char *fullname);
 
 /* True when the glob names this dotted name or one of its ancestors, so

@@ -20,7 +20,9 @@ command -v jq >/dev/null || skip "jq not installed (scripts/install-deps)"
 valid() { scripts/kcidb-validate "$schema" "$1" >"$work/why" 2>&1; }
 
 # One run gives the snapshot and the document.
-"$abiwatch" run mqueue dirent --fs tmpfs --entries 1000 -f kcidb -o "$work/s.snapshot" >"$work/run.json"
+mkdir "$work/here"
+"$abiwatch" run mqueue dirent --fs tmpfs --path "here=$work/here" --entries 1000 -f kcidb -o "$work/s.snapshot" \
+	>"$work/run.json"
 rc=$?
 [[ $rc == 0 || $rc == 1 ]] && ok "run -f kcidb exits $rc" || bad "run -f kcidb exits $rc"
 valid "$work/run.json" && ok "run -f kcidb validates against kcidb-io v5.3" || { bad "invalid:"; cat "$work/why"; }
@@ -55,6 +57,10 @@ maxmsg=$(sed -n 's/^obs\.mqueue\.noattr\.maxmsg = //p' "$work/s.snapshot")
 bits=$(sed -n 's/^obs\.dirent\.tmpfs\.cookie_bits = //p' "$work/s.snapshot")
 [[ $(test_of abiwatch.dirent.tmpfs.cookie_bits | jq -c .number) == "{\"value\":$bits,\"unit\":\"bit\"}" ]] &&
 	ok "dirent.tmpfs.cookie_bits: $bits bit" || bad "cookie_bits: $(test_of abiwatch.dirent.tmpfs.cookie_bits)"
+# A probe --path made is in no table, but its items are dirent's.
+bits=$(sed -n 's/^obs\.dirent\.here\.cookie_bits = //p' "$work/s.snapshot")
+[[ $(test_of abiwatch.dirent.here.cookie_bits | jq -c .number) == "{\"value\":$bits,\"unit\":\"bit\"}" ]] &&
+	ok "dirent.here (--path): cookie_bits $bits bit" || bad "--path cookie_bits: $(test_of abiwatch.dirent.here.cookie_bits)"
 eof=$(sed -n 's/^obs\.dirent\.tmpfs\.eof_cookie = //p' "$work/s.snapshot")
 [[ -z $(test_of abiwatch.dirent.tmpfs.eof_cookie) &&
    $(test_of abiwatch.dirent.tmpfs | jq -r .misc.observations.eof_cookie) == "$eof" ]] &&
