@@ -14,7 +14,7 @@
 #include "core/snapshot.h"
 #include "core/util.h"
 #include "vm/kernel.h"
-#include "vm/proc.h"
+#include "lib/proc.h"
 #include "vm/vm.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include "core/html_report.h"
 #include "core/snapshot.h"
 #include "core/util.h"
-#include "vm/proc.h"
+#include "lib/proc.h"
 
 #include <errno.h>
 #include <getopt.h>

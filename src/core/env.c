@@ -135,5 +135,9 @@ void aw_env_collect(struct aw_env *env)
 	aw_env_set(env, "abiwatch.version", ABIWATCH_VERSION);
 	aw_env_set(env, "caps", caps);
 	aw_env_set(env, "abi", sizeof(long) == 8 ? "lp64" : "ilp32");
+	const char *no_i386 = aw_i386_refused();
+	char *i386 = no_i386 ? xasprintf("no: %s", no_i386) : xstrdup("yes");
+	aw_env_set(env, "i386", i386);
+	free(i386);
 	free(caps);
 }

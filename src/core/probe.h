@@ -101,6 +101,9 @@ struct aw_family {
 	 * AW_PROBES_END; the list itself ends with NULL. */
 	const struct aw_probe *const *tables;
 	const struct aw_param *params; /* terminated by { .name = NULL } */
+	/* Its static i386 helper program, if it has one ("abiwatch-dirent-m32"),
+	 * found with aw_helper_path(); it answers --hello (core/i386.h). */
+	const char *helper32;
 };
 
 /* Register a family: one line at the end of the family's main file. */
@@ -172,6 +175,16 @@ bool aw_private_ipc(const struct aw_ctx *ctx);
  * for in $ABIWATCH_HELPER_DIR, in build/m32/ beside the abiwatch binary
  * (or ../m32/ from build/asan/), and in ../libexec/abiwatch/ from it. */
 char *aw_helper_path(const char *name);
+/* Why a helper's items cannot be had, for a skip, malloc'd: the helper
+ * NAME is not where aw_helper_path() looks; or its execve(2) failed with
+ * err (ENOEXEC: the kernel runs no i386 programs).  One wording for every
+ * family, which diff and the tests recognise. */
+char *aw_helper_missing(const char *name);
+char *aw_helper_exec_failed(const char *path, int err);
+/* NULL when this kernel runs i386 programs, else why not: asked once per
+ * run of one of the families' 32-bit helpers, so that a probe skips with
+ * the same reason as every other instead of exec'ing into a refusal. */
+const char *aw_i386_refused(void);
 
 /* ---- privilege, for use inside a probe ---- */
 

@@ -4,6 +4,7 @@
 #include "probe.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,23 @@ char *aw_helper_path(const char *name)
 	}
 	free(dir);
 	return found;
+}
+
+char *aw_helper_missing(const char *name)
+{
+	return xasprintf("the helper %s is not installed (or not executable): it belongs in build/m32/ of the source "
+			 "tree ('make m32', which needs gcc-multilib), in ../libexec/abiwatch/ of "
+			 "the binary, or in $ABIWATCH_HELPER_DIR", name);
+}
+
+char *aw_helper_exec_failed(const char *path, int err)
+{
+	if (err == ENOEXEC)
+		return xasprintf("this kernel runs no i386 programs: exec of %s failed with ENOEXEC "
+				 "(CONFIG_IA32_EMULATION off, or ia32_emulation=0)", path);
+	const char *name = strerrorname_np(err);
+	return name ? xasprintf("exec of %s failed with %s", path, name)
+		    : xasprintf("exec of %s failed with errno %d", path, err);
 }
 
 const char *aw_tmpdir(const struct aw_ctx *ctx)

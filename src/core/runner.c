@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "context.h"
 #include "hostdir.h"
+#include "i386.h"
 #include "protocol.h"
 #include "stuck.h"
 #include "util.h"
@@ -551,6 +552,8 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		   const struct aw_runner_opts *opts, struct aw_run *run)
 {
 	aw_current_params = opts->params;
+	/* Here, so that every probe inherits the one answer. */
+	aw_i386_decide();
 	run->probes = xcalloc(n, sizeof(*run->probes));
 	run->nprobes = n;
 	for (size_t i = 0; i < n; i++) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cpio "newc" writer for initramfs images: see cpio.h. */
 #include "cpio.h"
-#include "proc.h"
+#include "lib/proc.h"
 #include "core/util.h"
 
 #include <errno.h>

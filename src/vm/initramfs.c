@@ -3,7 +3,7 @@
 #include "initramfs.h"
 #include "cpio.h"
 #include "guest.h"
-#include "proc.h"
+#include "lib/proc.h"
 #include "core/util.h"
 
 #include <errno.h>

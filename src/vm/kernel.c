@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kernels for guests: bzImage headers, linux-image .debs, KVM. */
 #include "kernel.h"
-#include "proc.h"
+#include "lib/proc.h"
 #include "core/util.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kernel modules for a guest, with their dependencies: see modules.h. */
 #include "modules.h"
-#include "proc.h"
+#include "lib/proc.h"
 #include "core/probe.h"
 #include "core/util.h"
 

@@ -5,7 +5,7 @@
 #include "initramfs.h"
 #include "kernel.h"
 #include "modules.h"
-#include "proc.h"
+#include "lib/proc.h"
 #include "backends/backend.h"
 #include "core/util.h"
 

@@ -10,6 +10,7 @@ export LC_ALL=C
 work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 status=0
+. "$(dirname "$0")/../lib/machine"
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; status=1; }
 
@@ -21,11 +22,17 @@ works_installed() { # label root
 	"$bin" run mqueue.compat32 dirent --fs tmpfs --entries 300 -o "$work/$1.snapshot" >/dev/null
 	local rc=$?
 	[[ $rc == 0 ]] && ok "$1: run exits 0" || bad "$1: run exits $rc"
-	grep -q '^check\.mqueue\.compat32\.sendrecv\.fifo_within_priority = pass$' "$work/$1.snapshot" &&
+	# Found: run, or (a kernel without i386 programs) its exec refused.
+	local mq='pass' dir='obs\.dirent\.tmpfs\.compat32\.cookie_bits = [0-9]+'
+	if ! machine_i386; then
+		mq="skip: this kernel runs no i386 programs: exec of [^ ]*/usr/libexec/abiwatch/abiwatch-[a-z]+-m32 failed with ENOEXEC.*"
+		dir="unobserved\.dirent\.tmpfs\.compat32\.cookie_bits = skip: this kernel runs no i386 programs: exec of [^ ]*/usr/libexec/abiwatch/abiwatch-[a-z]+-m32 failed with ENOEXEC.*"
+	fi
+	grep -qE "^check\.mqueue\.compat32\.sendrecv\.fifo_within_priority = $mq\$" "$work/$1.snapshot" &&
 		ok "$1: the 32-bit mqueue helper found in usr/libexec/abiwatch" ||
-		bad "$1: $(grep '^probe\.mqueue\.compat32' "$work/$1.snapshot")"
-	grep -q '^obs\.dirent\.tmpfs\.compat32\.cookie_bits = ' "$work/$1.snapshot" &&
-		ok "$1: the 32-bit dirent helper found" || bad "$1: no dirent compat32 result"
+		bad "$1: $(grep '^check\.mqueue\.compat32\.sendrecv\.fifo_within_priority' "$work/$1.snapshot")"
+	grep -qE "^$dir\$" "$work/$1.snapshot" &&
+		ok "$1: the 32-bit dirent helper found" || bad "$1: $(grep 'dirent\.tmpfs\.compat32\.cookie_bits' "$work/$1.snapshot")"
 	"$bin" report -o "$work/$1.html" "$work/$1.snapshot" &&
 		grep -q "href=\"[^\"]*usr/share/abiwatch/catalogue.md#" "$work/$1.html" &&
 		ok "$1: report links to usr/share/abiwatch/catalogue.md" || bad "$1: report's catalogue link"
@@ -50,11 +57,9 @@ for t in dpkg-buildpackage dh lintian; do
 		echo "SKIP: no $t (scripts/install-deps installs it)"; exit 4; }
 done
 before=$(git status --porcelain=v1 --untracked-files=all 2>/dev/null | md5sum)
-start=$(date +%s.%N)
 make -s deb DEB_OUT="$work/deb" >"$work/deb.log" 2>&1
 rc=$?
-secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-[[ $rc == 0 ]] && ok "make deb: built and lintian-clean in ${secs}s" || { bad "make deb exit $rc:"; tail -n 30 "$work/deb.log"; }
+[[ $rc == 0 ]] && ok "make deb: built and lintian-clean" || { bad "make deb exit $rc:"; tail -n 30 "$work/deb.log"; }
 [[ $(git status --porcelain=v1 --untracked-files=all 2>/dev/null | md5sum) == "$before" ]] &&
 	ok "the source tree is as it was" || bad "make deb changed the source tree"
 grep -E '^[EW]: ' "$work/deb.log" && bad "lintian errors or warnings"

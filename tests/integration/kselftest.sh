@@ -32,8 +32,11 @@ head -n 2 "$tmp/pass" | tr '\n' ' ' | grep -q '^TAP version 13 1\.\.1 $' && repo
 	report bad "header: $(head -n 2 "$tmp/pass")"
 [[ $rc == 0 ]] && grep -qx 'ok 1 selftests: abiwatch: mqueue' "$tmp/pass" &&
 	report ok "mqueue passes through the runner" || report bad "pass run (exit $rc): $(tail -n 3 "$tmp/pass")"
-grep -qE '^# +ok [0-9]+ mqueue\.compat32\.abi$' "$tmp/pass" && report ok "abiwatch's KTAP nested as comments" ||
-	report bad "no nested KTAP (32-bit helper found?): $(grep -m3 compat32 "$tmp/pass")"
+# The helper is found in the collection: it runs, or its exec is refused.
+nested='^# +ok [0-9]+ mqueue\.compat32\.abi$'
+machine_i386 || nested='^# +ok [0-9]+ mqueue\.compat32\.abi # SKIP this kernel runs no i386 programs: exec of [^ ]*/abiwatch/m32/abiwatch-[a-z]+-m32 failed with ENOEXEC'
+grep -qE "$nested" "$tmp/pass" && report ok "abiwatch's KTAP nested as comments" ||
+	report bad "no nested KTAP line /$nested/: $(grep -m3 compat32 "$tmp/pass")"
 
 # Exit 4 is a skip: the privileged checks without CAP_SYS_RESOURCE.
 ABIWATCH_ARGS=mqueue.privileged setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource \

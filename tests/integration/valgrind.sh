@@ -11,12 +11,19 @@ trap 'rm -rf "$work"' EXIT
 vg=(valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite
     --show-leak-kinds=definite --suppressions="$(dirname "$0")/../valgrind/glibc.supp")
 status=0
+# valgrind cannot go on after a failed execve(2), and says so: where this
+# kernel runs no i386 programs (tests/lib/machine), the child in which
+# abiwatch asks whether it does dies of it, by design (src/core/i386.c),
+# and the probes skip without exec'ing.  Those three lines are no error.
+. "$(dirname "$0")/../lib/machine"
+exec_death='^$'
+machine_i386 || exec_death='^==[0-9]+== (execve\(.*abiwatch-[a-z]+-m32\), .*\) failed, errno 8$|EXEC FAILED: I can.t recover from execve\(\) failing, so I.m dying\.$|Add more stringent tests in PRE\(sys_execve\), or work out how to recover\.$)'
 check() { # expected-status description args...
 	local want=$1 what=$2
 	shift 2
 	"${vg[@]}" "$abiwatch" "$@" >"$work/out" 2>"$work/err"
 	local got=$?
-	if [[ $got != "$want" ]] || grep -q '^==[0-9]*==' "$work/err"; then
+	if [[ $got != "$want" ]] || grep -v -E "$exec_death" "$work/err" | grep -q '^==[0-9]*=='; then
 		echo "FAIL $what: exit $got (want $want)"
 		head -n 40 "$work/err"
 		status=1

@@ -6,7 +6,12 @@
 #   expect_match KEY REGEX    the value matches REGEX (bash =~)
 #   expect_le KEY N           the value is a number <= N
 #   expect_pass PROBE...      every check of each probe is "pass"
+#   expect_fs_here FS...      for each filesystem this machine lacks
+#                             (tests/lib/machine), the probe must be a skip
+#                             naming it; then the test ends as a skip
 #   finish                    prints the counts; exit 0, or 1 after failures
+#   expect_i386 KEY VALUE     from tests/lib/machine: VALUE where i386
+#                             programs run, a skip saying why elsewhere
 # ABIWATCH (default ./abiwatch) is the program; ABIWATCH_HELPER_DIR is set
 # to build/m32 when unset, so that build/asan/abiwatch finds the 32-bit
 # helper too.
@@ -16,6 +21,7 @@ abiwatch=${ABIWATCH:-./abiwatch}
 export ABIWATCH_HELPER_DIR=${ABIWATCH_HELPER_DIR:-$PWD/build/m32}
 declare -A snap
 header_ok=0 compared=0 failures=0
+. "$(dirname "${BASH_SOURCE[0]}")/machine"
 
 skip() { echo "SKIP: $*"; exit 4; }
 
@@ -103,6 +109,18 @@ expect_ktap_agrees() { # ktap-file probe...
 				report bad "KTAP says '$line' for $key = '${snap[$key]-<absent>}'"
 		done
 	done
+}
+
+expect_fs_here() { # fs...
+	local fs missing=()
+	for fs in "$@"; do
+		machine_fs "$fs" && continue
+		missing+=("$fs")
+		expect_match "check.dirent.$fs.unique" "^skip: .*$fs"
+	done
+	((${#missing[@]} == 0)) && return
+	((failures)) && finish
+	skip "this machine has no ${missing[*]} (tests/lib/machine); the probes said so"
 }
 
 finish() {

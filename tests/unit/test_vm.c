@@ -12,7 +12,7 @@
 #include "vm/cpio.h"
 #include "vm/kernel.h"
 #include "vm/modules.h"
-#include "vm/proc.h"
+#include "lib/proc.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -104,12 +104,7 @@ static int run_helper(const char *helper, int dirfd, size_t cap, char **out, cha
 
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		free(buf);
-		if (exec_errno == ENOEXEC)
-			*why = xasprintf("32-bit programs cannot run here: exec of %s failed with "
-					 "ENOEXEC (no IA32 emulation in this kernel, or ia32_emulation=0)",
-					 helper);
-		else
-			*why = xasprintf("exec of %s failed: %s", helper, errname(exec_errno));
+		*why = aw_helper_exec_failed(helper, exec_errno);
 		return -1;
 	}
 	if (WIFSIGNALED(status)) {
@@ -136,8 +131,14 @@ void dirent_compat32(struct aw_ctx *ctx, int dirfd, size_t expect, size_t cap)
 	char perr[160];
 
 	if (!helper) {
-		unobserved_all(ctx, "the 32-bit helper " DIRENT_HELPER " is not built "
-			       "('make m32' needs gcc-multilib), or not where aw_helper_path() looks");
+		why = aw_helper_missing(DIRENT_HELPER);
+		unobserved_all(ctx, why);
+		free(why);
+		return;
+	}
+	if (aw_i386_refused()) {
+		unobserved_all(ctx, aw_i386_refused());
+		free(helper);
 		return;
 	}
 	if (run_helper(helper, dirfd, cap, &out, &why) != 0) {

@@ -237,6 +237,7 @@ static const struct aw_family dirent_family = {
 	.summary = "directory-stream cookies (getdents64 d_off, telldir, seekdir) per filesystem, "
 		   "for 64- and 32-bit callers",
 	.tables = tables,
+	.helper32 = "abiwatch-dirent-m32",
 	.params = dirent_params,
 };
 

@@ -272,9 +272,14 @@ static void compat32_run(struct aw_ctx *ctx)
 	struct helper_run hr = { NULL, 0, 0, 0 };
 
 	if (!path) {
-		aw_skip_rest(ctx, "no 32-bit helper %s in $ABIWATCH_HELPER_DIR, build/m32/ beside "
-			     "abiwatch or ../libexec/abiwatch/ (it is built only where gcc -m32 "
-			     "works: multilib)", HELPER);
+		char *why = aw_helper_missing(HELPER);
+		aw_skip_rest(ctx, "%s", why);
+		free(why);
+		return;
+	}
+	if (aw_i386_refused()) {
+		aw_skip_rest(ctx, "%s", aw_i386_refused());
+		free(path);
 		return;
 	}
 	int rc = make_foreign();
@@ -282,11 +287,11 @@ static void compat32_run(struct aw_ctx *ctx)
 		rc = run_helper(path, &hr);
 	if (rc)
 		aw_error_rest(ctx, "setting up or starting the helper: %s", mqu_errname(rc));
-	else if (hr.exec_err)
-		aw_skip_rest(ctx, "32-bit execution failed: exec %s: %s%s", path, mqu_errname(hr.exec_err),
-			     hr.exec_err == ENOEXEC ? " (this kernel runs no i386 programs: "
-			     "CONFIG_IA32_EMULATION off, or ia32_emulation=0)" : "");
-	else
+	else if (hr.exec_err) {
+		char *why = aw_helper_exec_failed(path, hr.exec_err);
+		aw_skip_rest(ctx, "%s", why);
+		free(why);
+	} else
 		parse_and_report(ctx, &hr);
 	mq_unlink(FOREIGN_Q);
 	mq_unlink(MADE_Q);

@@ -21,6 +21,7 @@ static const struct aw_family mqueue_family = {
 	.name = "mqueue",
 	.summary = "POSIX message queues: limits, call contracts, notification, polling, mqueuefs, namespaces, 32-bit",
 	.tables = tables,
+	.helper32 = "abiwatch-mqueue-m32",
 };
 
 AW_FAMILY(mqueue_family);

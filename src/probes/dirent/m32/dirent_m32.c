@@ -15,6 +15,7 @@
  * ../helper_parse.h.
  */
 #undef _FILE_OFFSET_BITS
+#include "core/i386.h"
 #include "probes/dirent/cookies.h"
 #include "probes/dirent/helper_parse.h"
 /* The m32 rule builds this folder's files alone: the shared pure logic
@@ -180,6 +181,8 @@ static void scan_nonlfs(int dirfd, unsigned long max, unsigned long long *entrie
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
+		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
 	if (argc != 3)
 		report_error("usage: abiwatch-dirent-m32 FD MAX", EINVAL);
 	int dirfd = (int)parse_arg(argv[1], "FD");

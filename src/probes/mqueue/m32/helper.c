@@ -17,6 +17,7 @@
  * It runs in the probe's namespaces and writes no sysctl.
  */
 #include "proto.h"
+#include "core/i386.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -600,6 +601,9 @@ static const char *arg_after(int argc, char **argv, const char *opt)
 int main(int argc, char **argv)
 {
 	char head[] = MQM_HEADER "\n";
+
+	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
+		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
 
 	if (write(STDOUT_FILENO, head, sizeof(head) - 1) != (ssize_t)sizeof(head) - 1)
 		return 1;

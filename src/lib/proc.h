@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Child processes and anonymous files for `abiwatch vm` and `matrix`.
+ * Child processes and anonymous files: for `abiwatch vm` and `matrix`,
+ * and for the core's own helpers (the i386 check).
  *
  * Everything the VM commands start (QEMU, dpkg-deb, xz, ldd) runs in a
  * process group of its own with PR_SET_PDEATHSIG(SIGKILL), so that it dies

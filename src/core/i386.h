@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Whether this kernel runs i386 programs, decided once per run (i386.c). */
+#ifndef ABIWATCH_I386_H
+#define ABIWATCH_I386_H
+
+#include "probe.h"
+
+/* What a family's 32-bit helper prints, alone on a line, when run with
+ * --hello as its only argument, before it exits 0. */
+#define AW_HELPER_HELLO "abiwatch-helper 1"
+
+/* Decide now (the runner does, before it forks the first probe, so that
+ * every probe inherits the answer). */
+void aw_i386_decide(void);
+
+#endif
