@@ -1,6 +1,7 @@
 # abiwatch: GNU Make, no configure step.
 #   make            build ./abiwatch
-#   make run        install what is missing, build, and run every probe here
+#   make run        install what building and running need, build abiwatch
+#                   and its 32-bit helpers, and run every probe here
 #   make check      install what is missing, build, and run every test
 #   make asan       build build/asan/abiwatch with ASan+UBSan
 #   make bench      timing figures (never part of check)
@@ -159,11 +160,14 @@ fuzz: fuzz-build
 		$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/$$n- \
 			tests/fuzz/corpus/$$n || exit 1; done
 
+# What each purpose installs: scripts/install-deps and the README.
 deps:
-	@scripts/install-deps
+	@scripts/install-deps check
 
-run: deps
-	@$(MAKE) --no-print-directory abiwatch
+# Everything `abiwatch run` uses: the program and its 32-bit helpers.
+run:
+	@scripts/install-deps run
+	@$(MAKE) --no-print-directory abiwatch m32
 	./abiwatch run
 
 check: deps

@@ -10,6 +10,7 @@
  */
 #include "commands.h"
 #include "vm_commands.h"
+#include "guest_options.h"
 #include "core/diff.h"
 #include "core/snapshot.h"
 #include "core/util.h"
@@ -48,12 +49,10 @@ static const char matrix_usage[] =
 	"                       and times\n"
 	"      --host           also run on this machine's kernel, not in a VM\n"
 	"  -j, --jobs N         at most N at a time (default: the number of CPUs)\n"
-	"      --timeout SEC    each VM's time limit (default 300)\n"
-	"      --accel ACCEL    auto (default), kvm or tcg, decided once for all\n"
-	"      --memory MB      guest memory (default 1024)\n"
-	"      --qemu PROGRAM   the QEMU to run (default qemu-system-x86_64)\n"
-	"      --module NAME    also load this module in each guest; repeatable\n"
-	"      --file HOST[=GUEST]  also put a file in each initramfs; repeatable\n"
+	;
+
+/* Then aw_guest_options_help, then: */
+static const char matrix_usage_more[] =
 	"  -q, --quiet          no progress on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"\n"
@@ -61,18 +60,12 @@ static const char matrix_usage[] =
 	"side.  Exit status: 0 every run passed, 1 a run failed or a VM timed out,\n"
 	"panicked or sent no result, 4 every check was skipped, 2 bad usage.\n";
 
-enum { OPT_HOST = 0x100, OPT_TIMEOUT, OPT_ACCEL, OPT_MEMORY, OPT_QEMU, OPT_MODULE, OPT_FILE };
+enum { OPT_HOST = 0x100 };
 
 static const struct option matrix_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "host", no_argument, NULL, OPT_HOST },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "accel", required_argument, NULL, OPT_ACCEL },
-	{ "memory", required_argument, NULL, OPT_MEMORY },
-	{ "qemu", required_argument, NULL, OPT_QEMU },
-	{ "module", required_argument, NULL, OPT_MODULE },
-	{ "file", required_argument, NULL, OPT_FILE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -106,8 +99,6 @@ struct matrix {
 	unsigned max_jobs;
 	bool host, quiet;
 	struct aw_vm_opts vm;
-	char **modules, **files;
-	size_t nmodules, nfiles;
 };
 
 static unsigned cpus(void)
@@ -152,69 +143,51 @@ static int add_job(struct matrix *m, const char *spec)
 	return 0;
 }
 
+static int parse_jobs(const char *arg, unsigned *out)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (*end || end == arg || n < 1 || n > 256)
+		return usage_error("matrix", "--jobs takes a number in [1, 256], not '%s'", arg);
+	*out = (unsigned)n;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct matrix *m)
 {
+	struct option *options = aw_guest_options_join(matrix_options);
 	int opt, rc = 0;
 	optind = 1;
 	opterr = 0;
 	/* Kernels and options mix; "--" starts RUN-ARGS. */
-	while (rc == 0 && (opt = getopt_long(argc, argv, "-:o:j:qh", matrix_options, NULL)) != -1) {
+	while (rc == 0 && (opt = getopt_long(argc, argv, "-:o:j:qh", options, NULL)) != -1) {
 		switch (opt) {
 		case 1: rc = add_job(m, optarg); break;
 		case 'o': m->dir = optarg; break;
 		case OPT_HOST: m->host = true; break;
-		case 'j': {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || end == optarg || n < 1 || n > 256)
-				return usage_error("matrix", "--jobs takes a number in [1, 256], not '%s'", optarg);
-			m->max_jobs = (unsigned)n;
-			break;
-		}
-		case OPT_TIMEOUT:
-			if (aw_vm_parse_seconds(optarg, &m->vm.timeout_s) != 0)
-				return usage_error("matrix", "--timeout takes seconds in (0, 86400], not '%s'", optarg);
-			break;
-		case OPT_ACCEL:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg"))
-				return usage_error("matrix", "--accel takes auto, kvm or tcg, not '%s'", optarg);
-			m->vm.accel = optarg;
-			break;
-		case OPT_MEMORY: {
-			char *end;
-			long mb = strtol(optarg, &end, 10);
-			if (*end || end == optarg || mb < 128 || mb > 65536)
-				return usage_error("matrix", "--memory takes megabytes in [128, 65536], not '%s'", optarg);
-			m->vm.memory_mb = (unsigned)mb;
-			break;
-		}
-		case OPT_QEMU: m->vm.qemu = optarg; break;
-		case OPT_MODULE:
-			m->modules = xrealloc(m->modules, (m->nmodules + 1) * sizeof(*m->modules));
-			m->modules[m->nmodules++] = optarg;
-			break;
-		case OPT_FILE:
-			m->files = xrealloc(m->files, (m->nfiles + 1) * sizeof(*m->files));
-			m->files[m->nfiles++] = optarg;
-			break;
+		case 'j': rc = parse_jobs(optarg, &m->max_jobs); break;
 		case 'q': m->quiet = true; break;
 		case 'h':
 			fputs(matrix_usage, stdout);
-			return -1;
+			fputs(aw_guest_options_help, stdout);
+			fputs(matrix_usage_more, stdout);
+			rc = -1;
+			break;
 		case ':':
-			return usage_error("matrix", "option '%s' needs a value", argv[optind - 1]);
+			rc = usage_error("matrix", "option '%s' needs a value", argv[optind - 1]);
+			break;
 		default:
-			return usage_error("matrix", "unknown option '%s'", argv[optind - 1]);
+			rc = aw_guest_option("matrix", opt, optarg, &m->vm);
+			if (rc == AW_GUEST_NOT_MINE)
+				rc = usage_error("matrix", "unknown option '%s'", argv[optind - 1]);
+			break;
 		}
 	}
+	free(options);
 	if (rc != 0)
 		return rc;
 	m->vm.run_args = argv + optind;
 	m->vm.nrun_args = (size_t)(argc - optind);
-	m->vm.extra_modules = m->modules;
-	m->vm.nextra_modules = m->nmodules;
-	m->vm.files = m->files;
-	m->vm.nfiles = m->nfiles;
 	if (!m->dir)
 		return usage_error("matrix", "-o DIR is needed");
 	if (m->njobs == 0 && !m->host)
@@ -580,16 +553,13 @@ static void free_matrix(struct matrix *m)
 		free(j->label);
 	}
 	free(m->jobs);
-	free(m->modules);
-	free(m->files);
+	aw_guest_opts_free(&m->vm);
 }
 
 int cmd_matrix(int argc, char **argv)
 {
-	struct matrix m = {
-		.vm = { .timeout_s = AW_VM_DEFAULT_TIMEOUT_S, .accel = "auto",
-			.memory_mb = AW_VM_DEFAULT_MEMORY_MB, .qemu = "qemu-system-x86_64" },
-	};
+	struct matrix m = { 0 };
+	aw_guest_opts_init(&m.vm);
 	char *err = NULL, *accel_why = NULL;
 	int rc = parse(argc, argv, &m);
 	if (rc != 0)

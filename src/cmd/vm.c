@@ -2,6 +2,7 @@
 /* abiwatch vm: run the probes on another kernel, in QEMU. */
 #include "commands.h"
 #include "vm_commands.h"
+#include "guest_options.h"
 #include "core/snapshot.h"
 #include "core/util.h"
 #include "vm/kernel.h"
@@ -33,18 +34,12 @@ static const char vm_usage[] =
 	"                       (default: /lib/modules/RELEASE when installed)\n"
 	"      --deb FILE       boot the kernel and modules of a linux-image .deb\n"
 	"  -o, --output FILE    write the guest's snapshot to FILE (default:\n"
-	"                       abiwatch-RELEASE.snapshot in this directory)\n"
-	"      --timeout SEC    time limit of the VM from QEMU's start (default 300);\n"
-	"                       the guest stops its run in time to send what it has\n"
-	"      --accel ACCEL    auto (default: KVM if /dev/kvm really runs a guest,\n"
-	"                       else TCG), kvm or tcg\n"
-	"      --memory MB      guest memory (default 1024)\n"
-	"      --qemu PROGRAM   the QEMU to run (default qemu-system-x86_64)\n"
-	"      --module NAME    also load this module (or alias); repeatable\n"
-	"      --file HOST[=GUEST]  also put a file in the initramfs; repeatable\n"
+	"                       abiwatch-RELEASE.snapshot in this directory)\n";
+
+/* Then aw_guest_options_help, then: */
+static const char vm_usage_more[] =
 	"      --console FILE   write the guest's console there\n"
 	"      --initramfs FILE write the initramfs there too, for a look inside\n"
-	"      --append PARAMS  more kernel parameters (after abiwatch's own)\n"
 	"  -v, --verbose        show progress and every note on stderr\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           show this help and exit\n"
@@ -53,41 +48,20 @@ static const char vm_usage[] =
 	"the guest run's (0, 1, 4); 1 when the VM timed out, panicked or sent no\n"
 	"result; 2 for bad usage or a kernel that cannot be read.\n";
 
-enum {
-	OPT_KERNEL = 0x100, OPT_MODULES, OPT_DEB, OPT_TIMEOUT, OPT_ACCEL, OPT_MEMORY, OPT_QEMU,
-	OPT_MODULE, OPT_FILE, OPT_CONSOLE, OPT_INITRAMFS, OPT_APPEND,
-};
+enum { OPT_KERNEL = 0x100, OPT_MODULES, OPT_DEB, OPT_CONSOLE, OPT_INITRAMFS };
 
 static const struct option vm_options[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "modules", required_argument, NULL, OPT_MODULES },
 	{ "deb", required_argument, NULL, OPT_DEB },
 	{ "output", required_argument, NULL, 'o' },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "accel", required_argument, NULL, OPT_ACCEL },
-	{ "memory", required_argument, NULL, OPT_MEMORY },
-	{ "qemu", required_argument, NULL, OPT_QEMU },
-	{ "module", required_argument, NULL, OPT_MODULE },
-	{ "file", required_argument, NULL, OPT_FILE },
 	{ "console", required_argument, NULL, OPT_CONSOLE },
 	{ "initramfs", required_argument, NULL, OPT_INITRAMFS },
-	{ "append", required_argument, NULL, OPT_APPEND },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-int aw_vm_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 int aw_vm_check_run_args(const char *cmd, char *const *args, size_t n)
 {
@@ -137,71 +111,49 @@ struct vm_cli {
 	const char *output;
 	const char *console;
 	bool quiet;
-	char **modules, **files;
-	size_t nmodules, nfiles;
 };
 
 static int parse(int argc, char **argv, struct vm_cli *c)
 {
-	int opt;
+	struct option *options = aw_guest_options_join(vm_options);
+	int opt, rc = 0;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:o:vqh", vm_options, NULL)) != -1) {
+	while (rc == 0 && (opt = getopt_long(argc, argv, "+:o:vqh", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_KERNEL: c->vm.kernel = optarg; break;
 		case OPT_MODULES: c->vm.modules = optarg; break;
 		case OPT_DEB: c->vm.deb = optarg; break;
 		case 'o': c->output = optarg; break;
-		case OPT_TIMEOUT:
-			if (aw_vm_parse_seconds(optarg, &c->vm.timeout_s) != 0)
-				return usage_error("vm", "--timeout takes seconds in (0, 86400], not '%s'", optarg);
-			break;
-		case OPT_ACCEL:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg"))
-				return usage_error("vm", "--accel takes auto, kvm or tcg, not '%s'", optarg);
-			c->vm.accel = optarg;
-			break;
-		case OPT_MEMORY: {
-			char *end;
-			long mb = strtol(optarg, &end, 10);
-			if (*end || end == optarg || mb < 128 || mb > 65536)
-				return usage_error("vm", "--memory takes megabytes in [128, 65536], not '%s'", optarg);
-			c->vm.memory_mb = (unsigned)mb;
-			break;
-		}
-		case OPT_QEMU: c->vm.qemu = optarg; break;
-		case OPT_MODULE:
-			c->modules = xrealloc(c->modules, (c->nmodules + 1) * sizeof(*c->modules));
-			c->modules[c->nmodules++] = optarg;
-			break;
-		case OPT_FILE:
-			c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
-			c->files[c->nfiles++] = optarg;
-			break;
 		case OPT_CONSOLE: c->console = optarg; break;
 		case OPT_INITRAMFS: c->vm.save_initramfs = optarg; break;
-		case OPT_APPEND: c->vm.append = optarg; break;
 		case 'v': c->vm.verbose = true; break;
 		case 'q': c->quiet = true; break;
 		case 'h':
 			fputs(vm_usage, stdout);
-			return -1;
+			fputs(aw_guest_options_help, stdout);
+			fputs(vm_usage_more, stdout);
+			rc = -1;
+			break;
 		case ':':
-			return usage_error("vm", "option '%s' needs a value", argv[optind - 1]);
+			rc = usage_error("vm", "option '%s' needs a value", argv[optind - 1]);
+			break;
 		default:
-			return usage_error("vm", "unknown option '%s'", argv[optind - 1]);
+			rc = aw_guest_option("vm", opt, optarg, &c->vm);
+			if (rc == AW_GUEST_NOT_MINE)
+				rc = usage_error("vm", "unknown option '%s'", argv[optind - 1]);
+			break;
 		}
 	}
+	free(options);
+	if (rc != 0)
+		return rc;
 	/* Everything after "--" (or the first non-option) is for the run. */
 	if (optind < argc && strcmp(argv[optind - 1], "--") != 0)
 		return usage_error("vm", "unexpected argument '%s' (run arguments go after '--')",
 				   argv[optind]);
 	c->vm.run_args = argv + optind;
 	c->vm.nrun_args = (size_t)(argc - optind);
-	c->vm.extra_modules = c->modules;
-	c->vm.nextra_modules = c->nmodules;
-	c->vm.files = c->files;
-	c->vm.nfiles = c->nfiles;
 	if (!c->vm.kernel == !c->vm.deb)
 		return usage_error("vm", "give either --kernel or --deb");
 	if (c->vm.deb && c->vm.modules)
@@ -211,10 +163,8 @@ static int parse(int argc, char **argv, struct vm_cli *c)
 
 int cmd_vm(int argc, char **argv)
 {
-	struct vm_cli c = {
-		.vm = { .timeout_s = AW_VM_DEFAULT_TIMEOUT_S, .accel = "auto",
-			.memory_mb = AW_VM_DEFAULT_MEMORY_MB, .qemu = "qemu-system-x86_64" },
-	};
+	struct vm_cli c = { 0 };
+	aw_guest_opts_init(&c.vm);
 	char *default_output = NULL, *err = NULL;
 	int rc = parse(argc, argv, &c);
 	if (rc != 0)
@@ -239,10 +189,11 @@ int cmd_vm(int argc, char **argv)
 
 	struct aw_vm_result r;
 	aw_vm_run(&c.vm, &r);
-	if (c.vm.verbose || r.outcome != AW_VM_OK)
+	/* A run that brought no snapshot back says why in its notes (a
+	 * --setup command that failed, a module that would not load). */
+	if (c.vm.verbose || !r.has_snapshot)
 		for (size_t i = 0; i < r.nnotes; i++)
-			if (c.vm.verbose)
-				fprintf(stderr, "abiwatch vm: note: %s\n", r.notes[i]);
+			fprintf(stderr, "abiwatch vm: note: %s\n", r.notes[i]);
 	if (r.stdout_data) {
 		fwrite(r.stdout_data, 1, r.stdout_len, stdout);
 		fflush(stdout);
@@ -282,7 +233,6 @@ int cmd_vm(int argc, char **argv)
 out:
 	free(err);
 	free(default_output);
-	free(c.modules);
-	free(c.files);
+	aw_guest_opts_free(&c.vm);
 	return rc < 0 ? AW_EXIT_PASS : rc;
 }

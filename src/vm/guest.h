@@ -11,6 +11,9 @@
  *   boot 1.62                  uptime (s) when init started
  *   module xfs ok              or: module xfs error: File exists
  *   note TEXT                  anything worth showing the user
+ *   setup 0 /x/cookiefs /mnt   a --setup command's exit status (or
+ *                              "signal N", "exec ENOENT", "timeout"); the
+ *                              run starts only when each says 0
  *   run 1.80                   uptime when `abiwatch run` started
  *   exit 0                     its exit status; or "signal 9", "timeout"
  *   file ktap 12345            its standard output
@@ -36,6 +39,9 @@
  * kernel's request_module() ("fs-xfs" on the first mount of an xfs).
  * /sbin/modprobe is init itself. */
 #define AW_GUEST_MODPROBE "vm/modprobe"
+/* Commands to run before the probes, one a line, arguments separated by
+ * single spaces; each must exit 0 (a daemon it forks keeps running). */
+#define AW_GUEST_SETUP "vm/setup"
 /* The arguments of `abiwatch run`, each ended by a NUL byte. */
 #define AW_GUEST_ARGS "vm/args"
 /* "KEY VALUE" lines: "deadline SECONDS" (uptime by which the run is

@@ -270,6 +270,49 @@ static int add_config(struct aw_cpio *c, const struct aw_initramfs_opts *o)
 	return rc;
 }
 
+/* A --setup command: its program at the host's real path (with the
+ * libraries it needs), and the line init runs, naming that path. */
+static int add_setup(struct aw_cpio *c, const char *cmd, struct aw_initramfs_info *info,
+		     char **line, char **err)
+{
+	size_t plen = strcspn(cmd, " ");
+	char *prog = strndup(cmd, plen);
+	char *found = strchr(prog, '/') ? xstrdup(prog) : aw_which(prog);
+	char *real = found ? realpath(found, NULL) : NULL;
+	int rc = -1;
+	if (!real || access(real, X_OK) != 0)
+		*err = xasprintf("--setup '%s': %s: %s", cmd, prog,
+				 found ? strerror(errno) : "not found in PATH");
+	else if ((rc = aw_cpio_has(c, real + 1) ? 0 : add_host_file(c, real, real + 1, 0755, err)) == 0 &&
+		 (rc = add_libraries(c, real, info, err)) == 0)
+		*line = xasprintf("%s%s\n", real, cmd + plen);
+	free(real);
+	free(found);
+	free(prog);
+	return rc;
+}
+
+static int add_setups(struct aw_cpio *c, const struct aw_initramfs_opts *o,
+		      struct aw_initramfs_info *info, char **err)
+{
+	char *all = xstrdup("");
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < o->nsetups; i++) {
+		char *line = NULL;
+		rc = add_setup(c, o->setups[i], info, &line, err);
+		if (rc == 0) {
+			char *more = xasprintf("%s%s", all, line);
+			free(all);
+			all = more;
+		}
+		free(line);
+	}
+	if (rc == 0 && o->nsetups)
+		rc = aw_cpio_mem(c, AW_GUEST_SETUP, 0644, all, strlen(all));
+	free(all);
+	return rc;
+}
+
 static int add_extra_file(struct aw_cpio *c, const char *spec, char **err)
 {
 	const char *eq = strchr(spec, '=');
@@ -325,6 +368,8 @@ int aw_initramfs_build(const struct aw_initramfs_opts *o, int fd, struct aw_init
 		rc = add_program(&c, *p, info, err);
 	for (size_t i = 0; rc == 0 && i < o->nfiles; i++)
 		rc = add_extra_file(&c, o->files[i], err);
+	if (rc == 0)
+		rc = add_setups(&c, o, info, err);
 	if (rc == 0)
 		rc = add_config(&c, o);
 	if (rc == 0 && aw_cpio_finish(&c) != 0) {

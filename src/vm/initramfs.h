@@ -10,6 +10,9 @@
  *   vm/modules, vm/modprobe     which init loads at boot, and what each name
  *   sbin/modprobe -> /init      or alias loads when the kernel asks
  *   vm/args, vm/config          what to run and until when
+ *   vm/setup                    commands to run first (--setup), their
+ *   HOSTPATH/PROGRAM            programs at their host paths, with the
+ *                               libraries ldd(1) resolves for them
  *   usr/sbin/mkfs.*             the programs the backends run, with the
  *   lib/..., lib64/...          libraries ldd(1) resolves for them
  *   dev/console                 so that the kernel gives init a console
@@ -36,6 +39,8 @@ struct aw_initramfs_opts {
 					with their libraries, NULL-terminated */
 	char *const *files;        /* extra "HOST[=GUEST]" files */
 	size_t nfiles;
+	char *const *setups;       /* "PROGRAM ARG..." to run before the probes */
+	size_t nsetups;
 };
 
 struct aw_initramfs_info {

@@ -380,6 +380,7 @@ static int build_initramfs(const struct aw_vm_opts *o, struct aw_vm_result *r,
 		.tree = have_tree ? tree : NULL, .plan = have_tree ? &plan : NULL, .eager = eager,
 		.run_args = o->run_args, .nrun_args = o->nrun_args, .deadline = deadline,
 		.programs = programs, .files = o->files, .nfiles = o->nfiles,
+		.setups = o->setups, .nsetups = o->nsetups,
 	};
 	struct aw_initramfs_info info;
 	int built = aw_initramfs_build(&io, fd, &info, &err);
@@ -682,6 +683,9 @@ static void parse_stream(const struct aw_vm_opts *o, struct aw_vm_result *r, con
 			r->run_status = *end == '\0' && end != line + 5 ? (int)st : -1;
 		} else if (strncmp(line, "module ", 7) == 0) {
 			if (strstr(line, " error: "))
+				add_note(r, "%s", line);
+		} else if (strncmp(line, "setup ", 6) == 0) {
+			if (strncmp(line + 6, "0 ", 2) != 0)
 				add_note(r, "%s", line);
 		} else if (strncmp(line, "note ", 5) == 0) {
 			add_note(r, "%s", line + 5);

@@ -39,6 +39,8 @@ struct aw_vm_opts {
 	size_t nextra_modules;
 	char *const *files;  /* --file HOST[=GUEST] */
 	size_t nfiles;
+	char *const *setups; /* --setup 'PROGRAM ARG...': run in the guest first */
+	size_t nsetups;
 	const char *save_initramfs; /* write the initramfs there too */
 	const char *append;  /* more kernel parameters, or NULL */
 	bool verbose;        /* progress on stderr */

@@ -14,6 +14,7 @@
 # Exit 0 pass, 1 fail, 4 skip.
 source "$(dirname "$0")/../lib/mqueue-snapshot.sh"
 source "$(dirname "$0")/../lib/machine"
+source "$(dirname "$0")/../lib/compat32-contract.sh"
 
 # aw_helper_path() looks beside the binary; the ASan build lives in
 # build/asan/, so point it at the helpers.
@@ -32,20 +33,5 @@ if ! machine_i386; then
 	exit 4
 fi
 expect_status 0
-for c in attr.getattr_shape attr.curmsgs_tracks attr.setattr_only_nonblock attr.foreign_shape \
-	 attr.created_shape sendrecv.priority_order sendrecv.fifo_within_priority \
-	 sendrecv.einval_prio_at_max sendrecv.emsgsize_send sendrecv.emsgsize_receive_short_buffer \
-	 sendrecv.zero_length_message sendrecv.eagain_receive_empty sendrecv.eagain_send_full \
-	 sendrecv.ebadf_wrong_mode timed.legacy.etimedout_past timed.legacy.etimedout_near \
-	 timed.legacy.einval_nsec timed.time64.etimedout_past timed.time64.etimedout_near \
-	 timed.time64.einval_nsec timed.time64.beyond_2038 notify.signal \
-	 limits.einval_above_msg_max limits.emfile_beyond_rlimit; do
-	expect "check.mqueue.compat32.$c" pass
-done
-expect obs.mqueue.compat32.abi ilp32
-expect obs.mqueue.compat32.sizeof_mq_attr 32
-expect obs.mqueue.compat32.timed.time64.nsec_padding_ignored yes
-expect_same obs.mqueue.compat32.limits.noattr.maxmsg obs.mqueue.noattr.maxmsg
-expect_same obs.mqueue.compat32.limits.noattr.msgsize obs.mqueue.noattr.msgsize
-expect_same obs.mqueue.compat32.limits.charge.1x128 obs.mqueue.rlimit.charge.1x128
+expect_mqueue_compat32
 mq_finish

@@ -7,7 +7,9 @@
  *   2. loads the modules listed in /vm/modules, in order, with finit_module(2)
  *      (the others when the kernel asks: as /sbin/modprobe, this program
  *      loads what /vm/modprobe lists for a name);
- *   3. runs `abiwatch run ARGS -o /vm-out/snapshot` as root with every
+ *   3. runs the --setup commands of /vm/setup, each to its end (a FUSE
+ *      daemon they fork keeps running), and then
+ *      `abiwatch run ARGS -o /vm-out/snapshot` as root with every
  *      capability, its standard output kept, its standard error on the
  *      console, stopped at the deadline the host gave;
  *   4. sends what happened, the output and the snapshot back on /dev/ttyS1
@@ -339,6 +341,84 @@ static __attribute__((noreturn)) void run_child(char **args, size_t nargs, struc
 	_exit(127);
 }
 
+/* One --setup command, split at spaces: its exit status as the stream
+ * says it ("0", "1", "signal 9", "exec ENOENT", "timeout"); true for 0. */
+static bool run_setup(char *line, double deadline)
+{
+	char *argv[MAX_ARGS + 1], *save = NULL;
+	size_t n = 0;
+	char *shown = strdup(line);
+	for (char *a = strtok_r(line, " ", &save); a && n < MAX_ARGS; a = strtok_r(NULL, " ", &save))
+		argv[n++] = a;
+	argv[n] = NULL;
+	if (n == 0) {
+		free(shown);
+		return true;
+	}
+	int errpipe[2];
+	if (pipe2(errpipe, O_CLOEXEC) != 0) {
+		send_line("setup pipe %s %s", strerror(errno), shown);
+		free(shown);
+		return false;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, 0);
+		/* Its output goes to the console, where messages are read. */
+		dup2(2, 1);
+		chdir("/");
+		execv(argv[0], argv);
+		int e = errno;
+		(void)!write(errpipe[1], &e, sizeof(e));
+		_exit(127);
+	}
+	close(errpipe[1]);
+	int err = 0;
+	bool exec_failed = pid > 0 && read(errpipe[0], &err, sizeof(err)) == (ssize_t)sizeof(err);
+	close(errpipe[0]);
+	int status = 0;
+	bool ended = false;
+	while (pid > 0 && !ended) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		ended = w == pid || (w < 0 && errno != EINTR);
+		if (!ended && deadline > 0 && uptime() >= deadline)
+			break;
+		if (!ended) {
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	bool ok = false;
+	if (pid < 0)
+		send_line("setup fork %s %s", strerror(errno), shown);
+	else if (exec_failed)
+		send_line("setup exec %s %s", strerror(err), shown);
+	else if (!ended)
+		send_line("setup timeout %s", shown);
+	else if (WIFSIGNALED(status))
+		send_line("setup signal %d %s", WTERMSIG(status), shown);
+	else
+		send_line("setup %d %s", WEXITSTATUS(status), shown), ok = WEXITSTATUS(status) == 0;
+	free(shown);
+	return ok;
+}
+
+/* The --setup commands in order; false at the first that fails. */
+static bool run_setups(double deadline)
+{
+	size_t len = 0;
+	char *text = slurp("/" AW_GUEST_SETUP, &len);
+	bool ok = true;
+	char *save = NULL;
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line && ok;
+	     line = strtok_r(NULL, "\n", &save))
+		ok = run_setup(line, deadline);
+	free(text);
+	return ok;
+}
+
 /* Reap everything; return when the run ends or the deadline passes. */
 static void wait_run(pid_t pid, double deadline)
 {
@@ -407,14 +487,18 @@ int main(int argc, char **argv)
 	for (size_t i = 0; argtext && i < len && nargs < MAX_ARGS; i += strlen(argtext + i) + 1)
 		args[nargs++] = argtext + i;
 
-	send_line("run %.2f", uptime());
-	pid_t pid = fork();
-	if (pid == 0)
-		run_child(args, nargs, &config);
-	if (pid < 0)
-		send_line("exit fork: %s", strerror(errno));
-	else
-		wait_run(pid, config.deadline);
+	if (!run_setups(config.deadline)) {
+		send_line("exit setup failed");
+	} else {
+		send_line("run %.2f", uptime());
+		pid_t pid = fork();
+		if (pid == 0)
+			run_child(args, nargs, &config);
+		if (pid < 0)
+			send_line("exit fork: %s", strerror(errno));
+		else
+			wait_run(pid, config.deadline);
+	}
 
 	send_file("stdout", AW_GUEST_KTAP);
 	send_file("snapshot", AW_GUEST_SNAPSHOT);

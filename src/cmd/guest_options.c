@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The options of vm and matrix that say how a guest is booted: one table,
+ * one parser, one help text (guest_options.h). */
+#include "guest_options.h"
+#include "commands.h"
+#include "vm_commands.h"
+#include "core/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_TIMEOUT = AW_GUEST_OPT_BASE, OPT_ACCEL, OPT_MEMORY, OPT_QEMU, OPT_MODULE, OPT_FILE,
+	OPT_SETUP, OPT_APPEND,
+};
+
+static const struct option guest_options[] = {
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "accel", required_argument, NULL, OPT_ACCEL },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "qemu", required_argument, NULL, OPT_QEMU },
+	{ "module", required_argument, NULL, OPT_MODULE },
+	{ "file", required_argument, NULL, OPT_FILE },
+	{ "setup", required_argument, NULL, OPT_SETUP },
+	{ "append", required_argument, NULL, OPT_APPEND },
+	{ NULL, 0, NULL, 0 },
+};
+
+const char aw_guest_options_help[] =
+	"      --timeout SEC    time limit of each VM from QEMU's start (default 300);\n"
+	"                       the guest stops its run in time to send what it has\n"
+	"      --accel ACCEL    auto (default: KVM if /dev/kvm really runs a guest,\n"
+	"                       else TCG), kvm or tcg\n"
+	"      --memory MB      guest memory (default 1024)\n"
+	"      --qemu PROGRAM   the QEMU to run (default qemu-system-x86_64)\n"
+	"      --module NAME    also load this module (or alias); repeatable\n"
+	"      --file HOST[=GUEST]  also put a file in the initramfs; repeatable\n"
+	"      --setup 'PROGRAM [ARG...]'  run this in the guest, as root, before the\n"
+	"                       probes, and wait for it to exit 0 (a daemon it forks,\n"
+	"                       such as a FUSE filesystem, keeps running); PROGRAM\n"
+	"                       and its libraries go into the initramfs; arguments\n"
+	"                       are split at spaces; /mnt is an empty directory to\n"
+	"                       mount on; repeatable, run in order\n"
+	"      --append PARAMS  more kernel parameters (after abiwatch's own)\n";
+
+void aw_guest_opts_init(struct aw_vm_opts *vm)
+{
+	*vm = (struct aw_vm_opts){ .timeout_s = AW_VM_DEFAULT_TIMEOUT_S, .accel = "auto",
+				   .memory_mb = AW_VM_DEFAULT_MEMORY_MB,
+				   .qemu = "qemu-system-x86_64" };
+}
+
+struct option *aw_guest_options_join(const struct option *own)
+{
+	size_t n = 0, m = 0;
+	while (own[n].name)
+		n++;
+	while (guest_options[m].name)
+		m++;
+	struct option *all = xcalloc(n + m + 1, sizeof(*all));
+	memcpy(all, own, n * sizeof(*all));
+	memcpy(all + n, guest_options, (m + 1) * sizeof(*all));
+	return all;
+}
+
+int aw_vm_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void push(char *const **list, size_t *n, char *value)
+{
+	char **l = xrealloc((void *)*list, (*n + 1) * sizeof(**list));
+	l[(*n)++] = value;
+	*list = l;
+}
+
+/* A setup command: a program and arguments, none of them empty. */
+static bool setup_ok(const char *cmd)
+{
+	return *cmd && *cmd != ' ' && cmd[strlen(cmd) - 1] != ' ' && !strstr(cmd, "  ") &&
+	       !strpbrk(cmd, "\n\t");
+}
+
+int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
+{
+	switch (opt) {
+	case OPT_TIMEOUT:
+		if (aw_vm_parse_seconds(arg, &vm->timeout_s) != 0)
+			return usage_error(cmd, "--timeout takes seconds in (0, 86400], not '%s'", arg);
+		return 0;
+	case OPT_ACCEL:
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
+			return usage_error(cmd, "--accel takes auto, kvm or tcg, not '%s'", arg);
+		vm->accel = arg;
+		return 0;
+	case OPT_MEMORY: {
+		char *end;
+		long mb = strtol(arg, &end, 10);
+		if (*end || end == arg || mb < 128 || mb > 65536)
+			return usage_error(cmd, "--memory takes megabytes in [128, 65536], not '%s'", arg);
+		vm->memory_mb = (unsigned)mb;
+		return 0;
+	}
+	case OPT_QEMU:
+		vm->qemu = arg;
+		return 0;
+	case OPT_MODULE:
+		push(&vm->extra_modules, &vm->nextra_modules, arg);
+		return 0;
+	case OPT_FILE:
+		push(&vm->files, &vm->nfiles, arg);
+		return 0;
+	case OPT_SETUP:
+		if (!setup_ok(arg))
+			return usage_error(cmd, "--setup takes a program and its arguments separated "
+					   "by single spaces, not '%s'", arg);
+		push(&vm->setups, &vm->nsetups, arg);
+		return 0;
+	case OPT_APPEND:
+		vm->append = arg;
+		return 0;
+	}
+	return AW_GUEST_NOT_MINE;
+}
+
+void aw_guest_opts_free(struct aw_vm_opts *vm)
+{
+	free((void *)vm->extra_modules);
+	free((void *)vm->files);
+	free((void *)vm->setups);
+	vm->extra_modules = vm->files = vm->setups = NULL;
+	vm->nextra_modules = vm->nfiles = vm->nsetups = 0;
+}
