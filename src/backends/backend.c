@@ -2,6 +2,7 @@
 /* What every backend shares: the list, the checks of what a backend
  * needs, mounting, the mkfs+loop path, and undoing it all. */
 #include "backend.h"
+#include "lib/tree.h"
 #include "core/util.h"
 
 #include <dirent.h>
@@ -105,56 +106,6 @@ enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts 
 	return rc;
 }
 
-int aw_remove_tree(int dirfd)
-{
-	/* Deleting while reading may make some filesystems skip entries:
-	 * pass again until a pass finds nothing. */
-	for (int pass = 0; pass < 1000; pass++) {
-		int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		DIR *d = fdopendir(fd);
-		if (!d) {
-			int e = -errno;
-			close(fd);
-			return e;
-		}
-		size_t removed = 0;
-		int err = 0;
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			bool isdir = e->d_type == DT_DIR;
-			if (e->d_type == DT_UNKNOWN) {
-				struct stat st;
-				isdir = fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-					S_ISDIR(st.st_mode);
-			}
-			if (isdir) {
-				int sub = openat(dirfd, e->d_name,
-						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-				if (sub >= 0) {
-					int r = aw_remove_tree(sub);
-					close(sub);
-					if (r && !err)
-						err = r;
-				}
-			}
-			if (unlinkat(dirfd, e->d_name, isdir ? AT_REMOVEDIR : 0) == 0)
-				removed++;
-			else if (errno != ENOENT && !err)
-				err = -errno;
-		}
-		closedir(d);
-		if (err)
-			return err;
-		if (removed == 0)
-			return 0;
-	}
-	return -ENOTEMPTY;
-}
-
 int aw_fs_release(struct aw_fs *fs, char **why)
 {
 	int rc = 0;
@@ -163,7 +114,7 @@ int aw_fs_release(struct aw_fs *fs, char **why)
 	/* A host directory is emptied here, where a failure can be said;
 	 * the runner removes the directory itself (core/hostdir.c). */
 	if (fs->backend && fs->backend->host_state && fs->dirfd >= 0) {
-		int r = aw_remove_tree(fs->dirfd);
+		int r = aw_remove_tree(fs->dirfd, NULL);
 		if (r) {
 			*why = xasprintf("emptying %s: %s", fs->dir ? fs->dir : "the directory",
 					 strerror(-r));

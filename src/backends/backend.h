@@ -112,9 +112,6 @@ int aw_loop_attach(const char *image, char **dev, int *created, char **why);
 void aw_loop_remove(int nr);
 /* mkdir -p for one level under base; returns the malloc'd path. */
 char *aw_fs_subdir(const char *base, const char *name, char **why);
-/* Remove everything below dirfd (not dirfd itself), depth first.
- * 0, or -errno of the first failure. */
-int aw_remove_tree(int dirfd);
 /* Open dir as the working directory of fs and record it. */
 int aw_fs_open_dir(struct aw_fs *fs, const char *dir, char **why);
 /* Mount and remember the mount point for aw_fs_release().  0 or -1, *why,

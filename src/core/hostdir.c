@@ -4,18 +4,21 @@
  * that removes it (see hostdir.h for why a process of its own).
  */
 #include "hostdir.h"
-#include "backends/backend.h"
 #include "util.h"
+#include "lib/tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,14 +46,17 @@ static int make_unique_dir(int parent, char **name)
 	return -EEXIST;
 }
 
-/* Remove name below parent: its contents, then itself.  A directory that
- * someone else removed already is not an error. */
-static int remove_subdir(int parent, const char *name)
+/* Remove name below parent: its contents, then itself, bounded (a
+ * listing that never ends, a daemon that never answers: lib/tree.h).  A
+ * directory that someone else removed already is not an error. */
+static int remove_subdir(int parent, const char *name, double deadline)
 {
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	int r = aw_remove_tree(fd);
+	struct aw_tree_limits lim = AW_TREE_LIMITS_DEFAULT;
+	lim.deadline = deadline;
+	int r = aw_remove_tree(fd, &lim);
 	close(fd);
 	if (r)
 		return r;
@@ -59,16 +65,30 @@ static int remove_subdir(int parent, const char *name)
 	return 0;
 }
 
+static volatile sig_atomic_t orphaned;
+
+static void on_parent_death(int sig)
+{
+	(void)sig;
+	orphaned = 1;
+}
+
 /* Out of reach of the signals a terminal or a supervisor sends to
  * abiwatch's process group (the janitor must outlive them), holding
- * nothing of abiwatch's but its three descriptors. */
-static void detach_janitor(int parent, int hold_rd, int reply_wr)
+ * nothing of abiwatch's but its three descriptors, and told when
+ * abiwatch dies (SIGUSR1), since from then on it must end by itself. */
+static void detach_janitor(int parent, int hold_rd, int reply_wr, pid_t runner)
 {
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	struct sigaction sa = { .sa_handler = on_parent_death };
+	sigaction(SIGUSR1, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGUSR1);
+	if (getppid() != runner)
+		orphaned = 1;
 	(void)setsid();
 	sigset_t none;
 	sigemptyset(&none);
@@ -89,32 +109,107 @@ static void detach_janitor(int parent, int hold_rd, int reply_wr)
 	}
 }
 
+/* Until the hold pipe has no writer left: true.  Once abiwatch is dead,
+ * for AW_HOSTDIR_ORPHAN_S at most: false when the probe's processes
+ * outlive that (stuck in the kernel on a filesystem that hangs). */
+static bool wait_release(void)
+{
+	double deadline = 0;
+	for (;;) {
+		if (orphaned && deadline == 0)
+			deadline = aw_now() + AW_HOSTDIR_ORPHAN_S;
+		int ms = -1;
+		if (deadline > 0) {
+			double left = deadline - aw_now();
+			if (left <= 0)
+				return false;
+			ms = (int)(left * 1000) + 1;
+		}
+		struct pollfd pfd = { .fd = JANITOR_HOLD_FD, .events = POLLIN };
+		if (poll(&pfd, 1, ms) <= 0)
+			continue;
+		char c;
+		ssize_t n = read(JANITOR_HOLD_FD, &c, 1);
+		if (n == 0 || (n < 0 && errno != EINTR))
+			return true;
+	}
+}
+
+/* The removal, in a child the janitor can SIGKILL: a process waiting on a
+ * FUSE daemon that never answers wakes only for a fatal signal.  0, or
+ * -errno (-ETIMEDOUT when it took longer than AW_HOSTDIR_REMOVE_S). */
+static int remove_in_time(const char *name)
+{
+	double deadline = aw_now() + AW_HOSTDIR_REMOVE_S;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGUSR1, SIG_DFL);
+		int r = remove_subdir(JANITOR_PARENT_FD, name, deadline);
+		_exit(r < 0 && -r < 255 ? -r : r ? 255 : 0);
+	}
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int status = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		double left = deadline - aw_now();
+		if (left <= 0) {
+			kill(pid, SIGKILL);
+			/* Killable waits end now; one that is not is the kernel's. */
+			struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+			if (pidfd < 0 || poll(&pfd, 1, 1000) > 0)
+				waitpid(pid, NULL, WNOHANG);
+			if (pidfd >= 0)
+				close(pidfd);
+			return -ETIMEDOUT;
+		}
+		struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+		if (pidfd < 0 || poll(&pfd, 1, (int)(left * 1000) + 1) < 0)
+			usleep(10000);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (WIFSIGNALED(status))
+		return -EINTR;
+	return -WEXITSTATUS(status);
+}
+
 /* The janitor: out of reach of abiwatch's signals, it makes the
  * subdirectory itself, so that no moment exists at which the directory is
  * there and nobody will remove it; tells its name (or the errno) on reply;
- * waits for the hold pipe to have no writer left; and removes it. */
+ * waits for the hold pipe to have no writer left; removes it within its
+ * budget; and tells how that went ("R 0", "R errno reason") on reply, or,
+ * abiwatch being dead, on its standard error. */
 static __attribute__((noreturn)) void janitor(int parent, int hold_rd, int reply_wr,
-					      const char *path)
+					      const char *path, pid_t runner)
 {
-	detach_janitor(parent, hold_rd, reply_wr);
+	detach_janitor(parent, hold_rd, reply_wr, runner);
 	char *name = NULL;
 	int r = make_unique_dir(JANITOR_PARENT_FD, &name);
 	char *reply = r ? xasprintf("E %d\n", -r) : xasprintf("D %s\n", name);
 	(void)aw_write_all(JANITOR_REPLY_FD, reply, strlen(reply));
-	close(JANITOR_REPLY_FD);
 	free(reply);
 	if (r)
 		_exit(1);
-	for (;;) {
-		char c;
-		ssize_t n = read(JANITOR_HOLD_FD, &c, 1);
-		if (n == 0 || (n < 0 && errno != EINTR))
-			break;
+	const char *why = NULL;
+	if (!wait_release()) {
+		r = -EBUSY;
+		why = "the probe's processes outlived abiwatch (stuck in the kernel)";
+	} else if ((r = remove_in_time(name)) == -ETIMEDOUT) {
+		why = "its removal did not end in time (a listing that never ends, or a "
+		      "filesystem that does not answer)";
 	}
-	r = remove_subdir(JANITOR_PARENT_FD, name);
-	if (r)
-		fprintf(stderr, "abiwatch: removing the scratch directory %s/%s: %s\n", path, name,
-			strerror(-r));
+	char *line = r ? xasprintf("R %d %s\n", -r, why ? why : strerror(-r)) : xstrdup("R 0\n");
+	if (aw_write_all(JANITOR_REPLY_FD, line, strlen(line)) != 0 || orphaned) {
+		if (r)
+			fprintf(stderr, "abiwatch: left the scratch directory %s/%s: %s\n", path, name,
+				why ? why : strerror(-r));
+	}
+	free(line);
 	free(name);
 	_exit(r ? 1 : 0);
 }
@@ -125,8 +220,10 @@ static int read_reply(int fd, char **name)
 	char buf[128];
 	size_t len = 0;
 	ssize_t n;
-	while (len < sizeof(buf) - 1 &&
-	       ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
+	/* One byte at a time: the pipe stays open for the janitor's last
+	 * word, which must not be read here. */
+	while (len < sizeof(buf) - 1 && !memchr(buf, '\n', len) &&
+	       ((n = read(fd, buf + len, 1)) > 0 || (n < 0 && errno == EINTR)))
 		if (n > 0)
 			len += (size_t)n;
 	buf[len] = '\0';
@@ -146,7 +243,7 @@ int aw_hostdir_make(const char *host_path, struct aw_hostdir *h, char **why)
 {
 	int hold[2] = { -1, -1 }, reply[2] = { -1, -1 };
 	*why = NULL;
-	*h = (struct aw_hostdir){ .dirfd = -1, .hold_fd = -1, .janitor = -1 };
+	*h = (struct aw_hostdir){ .dirfd = -1, .hold_fd = -1, .reply_fd = -1, .janitor = -1 };
 	int parent = open(host_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (parent < 0) {
 		*why = xasprintf("%s: %s", host_path, strerror(errno));
@@ -162,9 +259,10 @@ int aw_hostdir_make(const char *host_path, struct aw_hostdir *h, char **why)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	fflush(NULL);
+	pid_t runner = getpid();
 	h->janitor = fork();
 	if (h->janitor == 0)
-		janitor(parent, hold[0], reply[1], host_path);
+		janitor(parent, hold[0], reply[1], host_path, runner);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(reply[1]);
@@ -176,12 +274,14 @@ int aw_hostdir_make(const char *host_path, struct aw_hostdir *h, char **why)
 	h->hold_fd = hold[1];
 	hold[1] = -1;
 	int r = read_reply(reply[0], &h->name);
+	h->reply_fd = reply[0];
+	reply[0] = -1;
 	if (r == 0 && (h->dirfd = openat(parent, h->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					 O_CLOEXEC)) < 0)
 		r = -errno;
 	if (r) {
 		*why = xasprintf("making a scratch subdirectory in %s: %s", host_path, strerror(-r));
-		aw_hostdir_release(h, 1);
+		free(aw_hostdir_release(h, true));
 	}
 out:
 	for (int i = 0; i < 2; i++) {
@@ -203,15 +303,57 @@ char *aw_hostdir_lost(const char *host_path, const struct aw_hostdir *h)
 			 "run, so no result of this probe can be trusted", host_path, h->name);
 }
 
-void aw_hostdir_release(struct aw_hostdir *h, int wait)
+/* The janitor's last word, "R 0" or "R errno why", read until a little
+ * after its own budget: NULL, or what was left and why. */
+static char *read_outcome(const struct aw_hostdir *h)
 {
+	char buf[512];
+	size_t len = 0;
+	double deadline = aw_now() + AW_HOSTDIR_REMOVE_S + 1;
+	for (;;) {
+		double left = deadline - aw_now();
+		struct pollfd pfd = { .fd = h->reply_fd, .events = POLLIN };
+		if (left <= 0 || len == sizeof(buf) - 1)
+			break;
+		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
+			continue;
+		ssize_t n = read(h->reply_fd, buf + len, sizeof(buf) - 1 - len);
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+		if (n > 0)
+			len += (size_t)n;
+		if (memchr(buf, '\n', len))
+			break;
+	}
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	int err = 0, at = 0;
+	if (sscanf(buf, "R %d %n", &err, &at) >= 1 && err == 0)
+		return NULL;
+	if (err > 0 && at > 0)
+		return xasprintf("%s was left: %s", h->name, buf + at);
+	return xasprintf("%s may be left: its janitor %s", h->name,
+			 len ? "gave an unreadable answer" : "did not answer in time");
+}
+
+char *aw_hostdir_release(struct aw_hostdir *h, bool wait)
+{
+	char *left = NULL;
 	if (h->dirfd >= 0)
 		close(h->dirfd);
 	if (h->hold_fd >= 0)
 		close(h->hold_fd);
-	if (wait && h->janitor > 0)
-		while (waitpid(h->janitor, NULL, 0) < 0 && errno == EINTR)
-			;
+	if (wait && h->janitor > 0 && h->reply_fd >= 0) {
+		left = read_outcome(h);
+		/* It exits right after its answer; without one, it is left to
+		 * end by itself (its removal has a budget of its own). */
+		if (!left || !strstr(left, "did not answer"))
+			while (waitpid(h->janitor, NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+	if (h->reply_fd >= 0)
+		close(h->reply_fd);
 	free(h->name);
-	*h = (struct aw_hostdir){ .dirfd = -1, .hold_fd = -1, .janitor = -1 };
+	*h = (struct aw_hostdir){ .dirfd = -1, .hold_fd = -1, .reply_fd = -1, .janitor = -1 };
+	return left;
 }

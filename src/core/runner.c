@@ -527,7 +527,7 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 	if (!why && (err = spawn(ref->probe, &hd, &c)) != 0)
 		why = xasprintf("cannot create private namespaces: %s", strerror(-err));
 	if (why) {
-		aw_hostdir_release(&hd, 1);
+		free(aw_hostdir_release(&hd, true));
 		r->status = AW_ST_SKIP;
 		r->reason = why;
 		aw_probe_result_settle(r, AW_ST_SKIP, why);
@@ -539,7 +539,14 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 	close(c.result_fd);
 	char *lost = aw_hostdir_lost(ref->probe->host_path, &hd);
 	/* Only a namespace that was reaped has let go of the pipe. */
-	aw_hostdir_release(&hd, how != LEFT_BEHIND);
+	char *left = aw_hostdir_release(&hd, how != LEFT_BEHIND);
+	if (left) {
+		char *note = xasprintf("clean-up: the scratch directory %s/%s",
+				       ref->probe->host_path, left);
+		aw_probe_result_note(r, note);
+		free(note);
+		free(left);
+	}
 	free(col.buf);
 	settle(r, how, timeout);
 	if (lost)

@@ -8,7 +8,9 @@
 #include <cmocka.h>
 
 #include "backends/backend.h"
+#include "lib/tree.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,9 +109,41 @@ static void test_remove_tree(void **state)
 		close(fd);
 	}
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	assert_int_equal(aw_remove_tree(dfd), 0);
+	assert_int_equal(aw_remove_tree(dfd, NULL), 0);
 	close(dfd);
 	assert_int_equal(rmdir(dir), 0); /* empty now */
+}
+
+/* The limits of a removal: a deadline passed, a depth beyond the bound,
+ * and a listing cut at a few entries per pass, which takes more passes
+ * but still removes everything. */
+static void test_remove_tree_limits(void **state)
+{
+	(void)state;
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char dir[4096], path[4200];
+	snprintf(dir, sizeof(dir), "%s/abiwatch-test-tree.XXXXXX", tmp);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/d", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	for (int i = 0; i < 40; i++) {
+		snprintf(path, sizeof(path), "%s/d/f%d", dir, i);
+		int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct aw_tree_limits lim = AW_TREE_LIMITS_DEFAULT;
+	lim.deadline = 1; /* long past */
+	assert_int_equal(aw_remove_tree(dfd, &lim), -ETIMEDOUT);
+	lim = (struct aw_tree_limits)AW_TREE_LIMITS_DEFAULT;
+	lim.max_depth = 0;
+	assert_int_equal(aw_remove_tree(dfd, &lim), -ELOOP);
+	lim = (struct aw_tree_limits)AW_TREE_LIMITS_DEFAULT;
+	lim.max_entries = 5;
+	assert_int_equal(aw_remove_tree(dfd, &lim), 0);
+	close(dfd);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 int main(void)
@@ -120,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_fs_types),
 		cmocka_unit_test(test_backend_list),
 		cmocka_unit_test(test_remove_tree),
+		cmocka_unit_test(test_remove_tree_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,7 +59,7 @@ static void test_made_filled_and_removed(void **state)
 	close(openat(h.dirfd, "sub/f", O_CREAT | O_WRONLY, 0600));
 	close(openat(h.dirfd, "g", O_CREAT | O_WRONLY, 0600));
 	assert_null(aw_hostdir_lost(parent, &h));
-	aw_hostdir_release(&h, 1);
+	free(aw_hostdir_release(&h, true));
 	assert_false(exists(parent, name)); /* waited for */
 	assert_int_equal(rmdir(parent), 0);
 	free(name);
@@ -81,7 +81,7 @@ static void test_kept_while_a_holder_lives(void **state)
 		pause();
 		_exit(0);
 	}
-	aw_hostdir_release(&h, 0);
+	free(aw_hostdir_release(&h, false));
 	usleep(200000);
 	assert_true(exists(parent, name));
 	kill(holder, SIGKILL);
@@ -104,7 +104,7 @@ static void test_lost(void **state)
 	char *lost = aw_hostdir_lost(parent, &h);
 	assert_non_null(lost);
 	assert_non_null(strstr(lost, "removed by someone else"));
-	aw_hostdir_release(&h, 1);
+	free(aw_hostdir_release(&h, true));
 	assert_int_equal(rmdir(parent), 0);
 	free(lost);
 	free(p);

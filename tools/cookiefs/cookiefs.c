@@ -30,7 +30,7 @@
 
 enum policy {
 	P_GOOD, P_WIDE, P_SIGNED, P_DUP, P_CYCLE, P_UNSTABLE, P_SKIP,
-	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_COUNT
+	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_TRUNCATE, P_NODOTS, P_COUNT
 };
 
 static const struct {
@@ -49,6 +49,9 @@ static const struct {
 	[P_EIO] = { "eio", "a listing fails with EIO half way" },
 	[P_SLOW] = { "slow", "every readdir call sleeps (-o delay_ms=N, default 200)" },
 	[P_HANG] = { "hang", "the readdir call past the middle never returns" },
+	[P_TRUNCATE] = { "truncate", "cookies (n+1)<<32, . and .. included, of which a resumed "
+			  "readdir keeps only the low 32 bits: every listing starts again, for ever" },
+	[P_NODOTS] = { "nodots", "good cookies, but neither . nor .. is listed (POSIX allows it)" },
 };
 
 struct node {
@@ -81,6 +84,7 @@ static struct {
 	pthread_mutex_t lock;
 	uint64_t generations;
 	unsigned delay_ms;
+	unsigned unlink_delay_ms;
 	unsigned entries;
 } fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .delay_ms = 200 };
 
@@ -267,6 +271,8 @@ static int64_t base_cookie(enum policy p, const struct node *e, uint64_t generat
 		return (int64_t)((1ULL << 63) | (e->id + 2));
 	case P_UNSTABLE:
 		return (int64_t)(e->id + 2 + (generation << 24));
+	case P_TRUNCATE:
+		return (int64_t)((e->id + 2) << 32);
 	default:
 		return (int64_t)(e->id + 2);
 	}
@@ -424,17 +430,27 @@ static int cf_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t
 	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
 	struct listing l = { 0 };
 	(void)path, (void)flags;
+	enum policy p = h->dir->policy;
+	/* A daemon that keeps 32 bits of the offset (a server index packed
+	 * above them, as GlusterFS did) resumes at the start, and gives its
+	 * dots wide cookies too. */
+	int dot_shift = 0;
+	if (p == P_TRUNCATE && h->dir != fs.root) {
+		offset = (off_t)(uint32_t)offset;
+		dot_shift = 32;
+	}
 
-	if ((uint64_t)offset < 1 && filler(buf, ".", NULL, 1, 0))
-		return 0;
-	if ((uint64_t)offset < 2 && filler(buf, "..", NULL, 2, 0))
-		return 0;
+	if (p != P_NODOTS || h->dir == fs.root) {
+		if ((uint64_t)offset < 1 && filler(buf, ".", NULL, (off_t)(1ULL << dot_shift), 0))
+			return 0;
+		if ((uint64_t)offset < 2 && filler(buf, "..", NULL, (off_t)(2ULL << dot_shift), 0))
+			return 0;
+	}
 	if (h->dir == fs.root)
 		return list_root(buf, filler, offset);
 
 	pthread_mutex_lock(&fs.lock);
 	int rc = make_listing(h->dir, h->generation, &l);
-	enum policy p = h->dir->policy;
 	/* A request for the cookie we gave out last continues the listing;
 	 * anything else is the program seeking. */
 	bool seek = (uint64_t)offset > 2 && !(h->started && offset == h->last_returned);
@@ -498,6 +514,8 @@ static int cf_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 static int remove_node(const char *path, bool want_dir)
 {
 	int rc = 0;
+	if (fs.unlink_delay_ms)
+		usleep(fs.unlink_delay_ms * 1000u);
 	pthread_mutex_lock(&fs.lock);
 	struct node *n = lookup(path);
 	if (!n)
@@ -644,6 +662,7 @@ static void usage(const char *prog)
 	       "  -d                  debug output (implies -f)\n"
 	       "  -o entries=N        files in a bare POLICY directory (default 0)\n"
 	       "  -o delay_ms=N       sleep of every readdir call in slow (default 200)\n"
+	       "  -o unlink_delay_ms=N  sleep of every unlink and rmdir, any policy (default 0)\n"
 	       "  -o OPTION           any FUSE mount option (see mount.fuse3(8))\n"
 	       "  -h, --help          show this help\n"
 	       "\n"
@@ -653,6 +672,7 @@ static void usage(const char *prog)
 static const struct fuse_opt cf_opts[] = {
 	{ "entries=%u", offsetof(typeof(fs), entries), 0 },
 	{ "delay_ms=%u", offsetof(typeof(fs), delay_ms), 0 },
+	{ "unlink_delay_ms=%u", offsetof(typeof(fs), unlink_delay_ms), 0 },
 	FUSE_OPT_END
 };
 

@@ -31,6 +31,7 @@
 #include "cookies.h"
 #include "scan.h"
 #include "core/util.h"
+#include "lib/tree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -156,14 +157,17 @@ static void observe_cookies(struct dr *r)
 
 	uint32_t *nums = xmalloc((a->len + 1) * sizeof(*nums));
 	uint64_t *offs = xmalloc((a->len + 1) * sizeof(*offs));
-	size_t k = 0;
+	size_t k = 0, dots = 0, dotdots = 0;
 	for (size_t i = 0; i < a->len; i++) {
+		dots += a->tag[i] == DC_TAG_DOT;
+		dotdots += a->tag[i] == DC_TAG_DOTDOT;
 		if (dc_tag_is(a->tag[i], DC_POP)) {
 			nums[k] = dc_tag_num(a->tag[i]);
 			offs[k++] = a->off[i];
 		}
 	}
 	aw_observe(ctx, "order", "%s", dc_order_name(dc_classify_order(nums, offs, k)));
+	aw_observe(ctx, "dots", "%s", ds_dots_name(dots, dotdots));
 	free(nums);
 	free(offs);
 }
@@ -545,7 +549,7 @@ static void unmodified_once(struct dr *r)
 		struct ds_census cs;
 		ds_census(&r->b, r->n, NULL, r->scratch, &cs);
 		char *trouble = ds_scan_trouble(&r->b);
-		if (trouble || cs.missing || cs.repeated || cs.dots != 1 || cs.dotdots != 1) {
+		if (trouble || cs.missing || cs.repeated || !ds_dots_ok(cs.dots, cs.dotdots)) {
 			char *d = ds_census_describe(&cs);
 			aw_fail(ctx, "unmodified_once", "with %u names removed and %u added during "
 				"the scan: %s%s%s", c.done, c.done, d, trouble && *d ? "; " : "",
@@ -897,7 +901,7 @@ void dirent_run(struct aw_ctx *ctx)
 		/* A filesystem that hides names from readdir (the defects
 		 * these probes look for) would keep them from the listing
 		 * aw_fs_release() removes: remove ours by name as well. */
-		(void)aw_remove_tree(fs.dirfd);
+		(void)aw_remove_tree(fs.dirfd, NULL);
 		unlink_ours(fs.dirfd, (uint32_t)n);
 	} else {
 		work(ctx, t, &fs, (uint32_t)n);

@@ -51,6 +51,10 @@ const struct aw_item dirent_items[] = {
 		    .change = "a reader that deletes as it goes skips or repeats entries after seekdir"),
 	AW_OBS_ITEM("order", "listing order: creation, reverse_creation, hash or other",
 		    .change = "programs relying on listing order (tests, archivers) see another order"),
+	AW_OBS_ITEM("dots", "\".\" and \"..\" in a listing: both (each once), none, dot_only, "
+		    "dotdot_only or repeated",
+		    .change = "programs that skip the first two entries unread (assuming . and ..) "
+		    "lose real names"),
 	AW_OBS_ITEM("compat32.cookie_bits", "cookie_bits for a 32-bit (compat syscall) caller",
 		    .change = "32-bit programs storing d_off or telldir() in 32 bits truncate it",
 		    .unit = "bit"),

@@ -191,9 +191,23 @@ void ds_census(const struct ds_scan *s, uint32_t n, const uint8_t *dead, uint8_t
 	}
 }
 
+const char *ds_dots_name(size_t dots, size_t dotdots)
+{
+	if (dots > 1 || dotdots > 1)
+		return "repeated";
+	if (dots != dotdots)
+		return dots ? "dot_only" : "dotdot_only";
+	return dots ? "both" : "none";
+}
+
+bool ds_dots_ok(size_t dots, size_t dotdots)
+{
+	return dots == dotdots && dots <= 1;
+}
+
 bool ds_census_ok(const struct ds_census *c)
 {
-	return !c->missing && !c->repeated && !c->ghosts && c->dots == 1 && c->dotdots == 1 &&
+	return !c->missing && !c->repeated && !c->ghosts && ds_dots_ok(c->dots, c->dotdots) &&
 	       !c->strangers;
 }
 
@@ -218,10 +232,9 @@ char *ds_census_describe(const struct ds_census *c)
 	if (c->ghosts)
 		ADD("%zu deleted names returned (first %s)", c->ghosts,
 		    dc_tag_name(dc_tag(DC_POP, c->first_ghost), name));
-	if (c->dots != 1)
-		ADD("\".\" %zu times", c->dots);
-	if (c->dotdots != 1)
-		ADD("\"..\" %zu times", c->dotdots);
+	if (!ds_dots_ok(c->dots, c->dotdots))
+		ADD("\".\" %zu times, \"..\" %zu times (POSIX: each once, or neither)", c->dots,
+		    c->dotdots);
 	if (c->strangers)
 		ADD("%zu names abiwatch did not create", c->strangers);
 #undef ADD

@@ -64,6 +64,12 @@ struct ds_census {
 void ds_census(const struct ds_scan *s, uint32_t n, const uint8_t *dead, uint8_t *scratch,
 	       struct ds_census *c);
 bool ds_census_ok(const struct ds_census *c);
+/* POSIX readdir(): "." and ".." are each returned once if they exist,
+ * and not at all otherwise; a listing may hold neither, never one
+ * without the other, never either twice. */
+bool ds_dots_ok(size_t dots, size_t dotdots);
+/* The dots observation: both, none, dot_only, dotdot_only or repeated. */
+const char *ds_dots_name(size_t dots, size_t dotdots);
 /* "f0000003 missing; ..." (malloc'd). */
 char *ds_census_describe(const struct ds_census *c);
 
