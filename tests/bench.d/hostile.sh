@@ -20,11 +20,11 @@ daemon=$!
 trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null; umount "$tmp/mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
 until mountpoint -q "$tmp/mnt"; do kill -0 $daemon 2>/dev/null || exit 1; sleep 0.05; done
 
-run() { # policy -> seconds on stdout, exit status in $rc, snapshot in $tmp/snap
+run() { # policy -> seconds on stdout; exit status in $tmp/rc, snapshot in $tmp/snap
 	local t0=$EPOCHREALTIME
 	"$abiwatch" run dirent --entries "$n" --timeout "$T" --path "L=$tmp/mnt/$1" -o "$tmp/snap" \
 		>"$tmp/ktap" 2>&1
-	rc=$?
+	echo $? >"$tmp/rc"
 	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'
 }
 
@@ -36,7 +36,7 @@ for p in good wide signed dup cycle unstable skip repeat vanish eio slow truncat
 	# The built-in probes ran in the good run too: their time plus T + 5.
 	bound=$(awk -v b="$base" -v t="$T" 'BEGIN { printf "%.0f", b + t + 5 }')
 	printf '%-9s %8s %6.2f %6s %s (exit %s)\n' "$p" "$s" "$(awk -v s="$s" -v b="$base" 'BEGIN { print s / b }')" \
-		"$bound" "${state:-?}" "$rc"
+		"$bound" "${state:-?}" "$(cat "$tmp/rc")"
 	if [[ $p == hang ]]; then # free the stuck reader: restart the daemon
 		kill $daemon; wait $daemon 2>/dev/null; umount "$tmp/mnt" 2>/dev/null
 		"$cookiefs" -f "$tmp/mnt" 2>/dev/null &

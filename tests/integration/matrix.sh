@@ -40,12 +40,10 @@ done
 deb=${debs[1]}
 
 out=$work/m
-start=$(date +%s.%N)
 "$abiwatch" matrix -o "$out" --host "${debs[@]}" -- mqueue dirent --fs tmpfs --entries 1000 >"$work/out" 2>"$work/err"
 rc=$?
-elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 cat "$work/err"
-echo "matrix: exit $rc in ${elapsed}s"
+echo "matrix: exit $rc"
 [[ $rc == 0 ]] && ok "matrix exits 0" || bad "matrix exits $rc"
 cat "$out/matrix.txt"
 
@@ -79,10 +77,18 @@ if ! grep -q 'cap_sys_resource' "$out/$host.snapshot"; then
 fi
 
 # matrix SIGKILLed while its VM boots: the worker and its QEMU die too.
+# The waits are for events (QEMU there or matrix ended; QEMU gone), with no
+# time limit: tests/run's guard of the script turns a hang into a failure.
+alive() { # pid: exists and is not a zombie
+	local st
+	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${st##*) }
+	[[ ${st:0:1} != [ZX] ]]
+}
 "$abiwatch" matrix -q -o "$work/mk" "$deb" -- mqueue >/dev/null 2>&1 &
 pid=$!
 qemu=
-for ((i = 0; i < 300; i++)); do
+while alive "$pid"; do
 	for w in $(pgrep -P "$pid" 2>/dev/null); do
 		qemu=$(pgrep -P "$w" -f qemu-system 2>/dev/null)
 		[[ -n $qemu ]] && break
@@ -96,9 +102,9 @@ if [[ -z $qemu ]]; then
 else
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
-	for ((i = 0; i < 30; i++)); do kill -0 "$qemu" 2>/dev/null || break; sleep 0.1; done
-	kill -0 "$qemu" 2>/dev/null && { bad "matrix SIGKILL: QEMU $qemu still runs"; kill -KILL "$qemu"; } ||
-		ok "matrix SIGKILLed: its worker's QEMU $qemu went with it"
+	echo "# waiting for QEMU $qemu to go"
+	while alive "$qemu"; do sleep 0.05; done
+	ok "matrix SIGKILLed: its worker's QEMU $qemu went with it"
 fi
 wait "$pid" 2>/dev/null
 
@@ -109,12 +115,12 @@ mkdir -p build/report-test
 chromium=$(command -v chromium || command -v chromium-browser)
 [[ -n $chromium ]] || { echo "SKIP: chromium not installed (scripts/install-deps installs it)"; exit $status; }
 profile=$(mktemp -d "$work/profile.XXXXXX")
-timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+"$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
 	--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
 	--dump-dom "file://$(realpath "$page")" >"$work/dom.html" 2>/dev/null
 dom=$work/dom.html
 [[ -s $dom ]] && ok "chromium rendered the report" || bad "chromium rendered nothing"
-timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+"$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
 	--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
 	--window-size=1400,1800 --screenshot="$(realpath build/report-test)/matrix.png" \
 	"file://$(realpath "$page")" >/dev/null 2>&1

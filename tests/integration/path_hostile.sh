@@ -38,7 +38,7 @@ mkdir -p "$tmp/m"
 run() {
 	local label=$1 dir=$2
 	shift 2
-	timeout 120 "$abiwatch" run dirent --fs tmpfs --entries 50 --path "$label=$dir" "$@" \
+	"$abiwatch" run dirent --fs tmpfs --entries 50 --path "$label=$dir" "$@" \
 		-o "$tmp/$label.snap" >"$tmp/$label.ktap" 2>&1
 	rc=$?
 	load_snapshot "$tmp/$label.snap" 2>/dev/null || snap=()
@@ -108,11 +108,13 @@ fi
 
 # ---- gone: removed, again and again, while the probe works in it ----
 mkdir "$tmp/gone"
-timeout 120 "$abiwatch" run dirent --fs tmpfs --entries 30000 --path "gone=$tmp/gone" \
+"$abiwatch" run dirent --fs tmpfs --entries 30000 --path "gone=$tmp/gone" \
 	-o "$tmp/gone.snap" >"$tmp/gone.ktap" 2>&1 &
 pid=$!
-for i in $(seq 2000); do
-	compgen -G "$tmp/gone/.abiwatch-*" >/dev/null && break
+# Until the probe has its scratch subdirectory (or the run ended), then a
+# moment more so that it is at work in it.
+until compgen -G "$tmp/gone/.abiwatch-*" >/dev/null; do
+	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.01
 done
 sleep 0.2
@@ -134,8 +136,8 @@ mkdir "$tmp/vanished"
 pid=$!
 # The tmpfs probe runs first: once its namespace (abiwatch's child) exists,
 # the options have been read and the --path probe has not started.
-for i in $(seq 2000); do
-	[[ -n $(cat "/proc/$pid/task/$pid/children" 2>/dev/null) ]] && break
+until [[ -n $(cat "/proc/$pid/task/$pid/children" 2>/dev/null) ]]; do
+	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.005
 done
 rmdir "$tmp/vanished"
@@ -182,7 +184,7 @@ expect_rc odd 0
 
 # ---- timeout: the namespace is killed at the deadline ----
 mkdir "$tmp/slow"
-timeout 120 "$abiwatch" run dirent --fs tmpfs --entries 200000 --path "slow=$tmp/slow" \
+"$abiwatch" run dirent --fs tmpfs --entries 200000 --path "slow=$tmp/slow" \
 	--timeout 0.4 -o "$tmp/slow.snap" >"$tmp/slow.ktap" 2>&1
 rc=$?
 load_snapshot "$tmp/slow.snap"

@@ -51,11 +51,11 @@ profile=$(mktemp -d "$work/profile.XXXXXX")
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
        --disable-sync --no-first-run --user-data-dir="$profile")
 url="file://$(realpath "$page")"
-timeout 120 "$chromium" "${flags[@]}" --dump-dom "$url" >"$work/dom.html" 2>"$work/chromium.err"
+"$chromium" "${flags[@]}" --dump-dom "$url" >"$work/dom.html" 2>"$work/chromium.err"
 rc=$?
 [[ $rc == 0 && -s $work/dom.html ]] && ok "chromium rendered the page" ||
 	{ echo "FAIL: chromium --dump-dom exit $rc"; tail -5 "$work/chromium.err"; exit 1; }
-timeout 120 "$chromium" "${flags[@]}" --window-size=1400,1800 --screenshot="$(realpath "$shots")/report.png" \
+"$chromium" "${flags[@]}" --window-size=1400,1800 --screenshot="$(realpath "$shots")/report.png" \
 	"$url" >/dev/null 2>>"$work/chromium.err"
 [[ -s $shots/report.png ]] && ok "screenshot: $shots/report.png" || bad "no screenshot"
 

@@ -2,7 +2,9 @@
 # abiwatch vm when things go wrong: bad usage (nothing booted), a guest
 # that outlives --timeout, a kernel that panics, and abiwatch itself
 # killed with SIGKILL or SIGTERM while QEMU runs.  Each must give a clear
-# result quickly, never a hang, and leave no QEMU and no file behind.
+# result, never a hang, and leave no QEMU and no file behind.  The waits
+# here are for events (QEMU started, QEMU gone) with no time limit of their
+# own: a hang is turned into a failure by tests/run's guard of every script.
 set -u
 abiwatch=${ABIWATCH:-./abiwatch}
 skip() { echo "SKIP: $*"; exit 4; }
@@ -10,7 +12,9 @@ status=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; status=1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmfail.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+pid= qemu=
+# A QEMU still awaited when tests/run's guard ends this script goes too.
+trap '[[ -n $qemu ]] && kill -KILL "$qemu" 2>/dev/null; [[ -n $pid ]] && kill -KILL "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 
 one_line_error() { # description command...
 	local what=$1
@@ -45,24 +49,21 @@ one_line_error "unwritable output" "$abiwatch" vm --deb "$deb" -o /nonexistent/d
 
 # The QEMU children of a pid, while it runs.
 qemu_of() { pgrep -P "$1" -f qemu-system 2>/dev/null; }
-gone_within() { # pid seconds
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
+# Whether a process exists and is not a zombie (an orphaned QEMU's zombie
+# waits for the host's init, which may reap lazily).
+alive() { # pid
+	local st
+	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${st##*) }
+	[[ ${st:0:1} != [ZX] ]]
 }
-elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # ---- a guest that does not finish in time ----
-start=$(date +%s.%N)
 "$abiwatch" vm --deb "$deb" --timeout 2 -o "$work/t.snapshot" -- mqueue >"$work/out" 2>"$work/err"
-rc=$? e=$(elapsed_since "$start")
+rc=$?
 cat "$work/err"
-[[ $rc == 1 ]] && grep -q ': timeout after ' "$work/err" && ok "--timeout 2: exit 1, a timeout, in ${e}s" ||
+[[ $rc == 1 ]] && grep -q ': timeout after ' "$work/err" && ok "--timeout 2: exit 1, a timeout" ||
 	bad "--timeout 2: exit $rc"
-awk -v e="$e" 'BEGIN { exit !(e < 15) }' && ok "the timeout took ${e}s, not a hang" || bad "the timeout took ${e}s"
 [[ ! -e $work/t.snapshot ]] && ok "no snapshot written on timeout" || bad "a snapshot was written on timeout"
 
 # ---- a kernel that panics (no init: VFS cannot mount root) ----
@@ -77,14 +78,18 @@ head -n 1 "$work/err"
 for sig in KILL TERM; do
 	"$abiwatch" vm --deb "$deb" --timeout 100 -o "$work/k.snapshot" -- mqueue >"$work/out" 2>"$work/err" &
 	pid=$!
+	# Until QEMU is there, or abiwatch ended without one.
+	echo "# SIG$sig: waiting for abiwatch $pid to start QEMU"
 	qemu=
-	for ((i = 0; i < 200; i++)); do
+	while alive "$pid"; do
 		qemu=$(qemu_of "$pid")
 		[[ -n $qemu ]] && break
 		sleep 0.05
 	done
 	if [[ -z $qemu ]]; then
-		bad "SIG$sig: QEMU never started"; kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		bad "SIG$sig: QEMU never started (abiwatch exit $?): $(tail -n 3 "$work/err" | tr '\n' ' ')"
+		pid=
 		continue
 	fi
 	# In a process group of its own: a terminal's ^C reaches abiwatch only.
@@ -93,8 +98,11 @@ for sig in KILL TERM; do
 	sleep 0.5
 	kill -"$sig" "$pid"
 	wait "$pid" 2>/dev/null
-	gone_within "$qemu" 3 && ok "SIG$sig of abiwatch: QEMU $qemu gone" ||
-		{ bad "SIG$sig of abiwatch: QEMU $qemu still runs"; kill -KILL "$qemu" 2>/dev/null; }
+	# Until QEMU is gone: if it never goes, tests/run's guard fails the test.
+	echo "# SIG$sig: waiting for QEMU $qemu to go"
+	while alive "$qemu"; do sleep 0.05; done
+	ok "SIG$sig of abiwatch: QEMU $qemu gone"
+	pid= qemu=
 	[[ ! -e $work/k.snapshot ]] && ok "SIG$sig: no snapshot left" || bad "SIG$sig: a snapshot was left"
 	leftovers=$(ls -A "$work" | grep -v -E '^(out|err)$')
 	[[ -z $leftovers ]] && ok "SIG$sig: no file left in the output directory" || bad "SIG$sig: left $leftovers"
