@@ -33,23 +33,16 @@ static int by_key(const void *a, const void *b)
 	return strcmp(((const struct aw_kv *)a)->key, ((const struct aw_kv *)b)->key);
 }
 
-/* "pass", or "fail: why": the status and, when there is one, the reason. */
-static char *status_value(enum aw_status st, const char *reason)
-{
-	if (st == AW_ST_PASS || !reason)
-		return xstrdup(aw_status_name(st));
-	return xasprintf("%s: %s", aw_status_name(st), reason);
-}
-
 static void add_item(struct aw_snapshot *s, const struct aw_item_result *it)
 {
 	if (it->item->kind == AW_CHECK)
-		add(s, xasprintf("check.%s", it->fullname), status_value(it->status, it->text));
+		add(s, xasprintf("check.%s", it->fullname), aw_status_value_format(it->status, it->text, AW_OF_CHECK));
 	else if (it->status == AW_ST_PASS)
 		add(s, xasprintf("obs.%s", it->fullname), xstrdup(it->text ? it->text : ""));
 	else
 		add(s, xasprintf("unobserved.%s", it->fullname),
-		    status_value(it->status, it->text ? it->text : "no reason given"));
+		    aw_status_value_format(it->status, it->text ? it->text : "no reason given",
+					   AW_OF_OBSERVATION));
 }
 
 void aw_snapshot_from_run(const struct aw_run *run, struct aw_snapshot *s)
@@ -63,7 +56,7 @@ void aw_snapshot_from_run(const struct aw_run *run, struct aw_snapshot *s)
 	for (size_t p = 0; p < run->nprobes; p++) {
 		const struct aw_probe_result *r = &run->probes[p];
 		add(s, xasprintf("probe.%s", r->fullname),
-		    r->status == AW_ST_PASS ? xstrdup("ran") : status_value(r->status, r->reason));
+		    aw_status_value_format(r->status, r->reason, AW_OF_PROBE));
 		for (size_t i = 0; i < r->nitems; i++)
 			add_item(s, &r->items[i]);
 	}
@@ -184,20 +177,6 @@ static bool key_char(char c)
 	       c == '_' || c == '.' || c == '-' || c == '+';
 }
 
-static const char *const check_states[] = { "pass", "fail", "skip", "error", "timeout" };
-
-/* A check's value must start with a status: "pass" or "fail: why". */
-static bool valid_check_value(const char *v)
-{
-	for (size_t i = 0; i < AW_ARRAY_SIZE(check_states); i++) {
-		size_t n = strlen(check_states[i]);
-		if (strncmp(v, check_states[i], n) == 0 &&
-		    (v[n] == '\0' || (v[n] == ':' && v[n + 1] == ' ')))
-			return true;
-	}
-	return false;
-}
-
 struct parser {
 	const char *name;
 	unsigned line;
@@ -268,11 +247,14 @@ static int parse_entry(struct parser *p, const char *line, struct aw_snapshot *s
 		free(value);
 		return rc;
 	}
-	if (strncmp(key, "check.", 6) == 0 && !valid_check_value(value)) {
+	enum aw_status st;
+	const char *why;
+	if (strncmp(key, "check.", 6) == 0 &&
+	    aw_status_value_parse(value, AW_OF_CHECK, &st, &why) != 0) {
 		free(key);
 		free(value);
-		return parse_error(p, "a check's value must be pass, fail, skip, error or "
-				   "timeout, optionally followed by ': reason'; got '%.80s'", k + 3);
+		return parse_error(p, "a check's value must be %s; got '%.80s'",
+				   aw_status_value_rule(AW_OF_CHECK), k + 3);
 	}
 	add(s, key, value);
 	return 0;
