@@ -2,7 +2,7 @@
 /* abiwatch check: does what a program assumes of the kernel still hold? */
 #include "commands.h"
 #include "core/assume.h"
-#include "core/diff.h"
+#include "core/snapshot.h"
 #include "core/registry.h"
 #include "core/util.h"
 
@@ -299,7 +299,7 @@ int cmd_check(int argc, char **argv)
 		return fail_input(err);
 	}
 	if (a.snapshot)
-		rc = aw_diff_load(a.snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
+		rc = aw_snapshot_load(a.snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
 	else
 		rc = run_needed(&a, &as, &snap);
 	if (rc == 0) {

@@ -92,7 +92,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 static int load(const char *path, struct aw_snapshot *s)
 {
 	char *err = NULL;
-	if (aw_diff_load(path, s, &err) == 0)
+	if (aw_snapshot_load(path, s, &err) == 0)
 		return 0;
 	fprintf(stderr, "abiwatch diff: %s\n", err);
 	free(err);

@@ -430,9 +430,9 @@ static int neighbour_diff(const char *old_path, const char *new_path, const char
 	struct aw_snapshot a, b;
 	if (access(old_path, R_OK) != 0 || access(new_path, R_OK) != 0)
 		return 1;
-	if (aw_diff_load(old_path, &a, err) != 0)
+	if (aw_snapshot_load(old_path, &a, err) != 0)
 		return -1;
-	if (aw_diff_load(new_path, &b, err) != 0) {
+	if (aw_snapshot_load(new_path, &b, err) != 0) {
 		aw_snapshot_free(&a);
 		return -1;
 	}

@@ -15,7 +15,7 @@ enum cell_kind { CELL_ABSENT, CELL_CHECK, CELL_OBS, CELL_UNOBSERVED, CELL_PROBE 
 
 struct cell {
 	enum cell_kind kind;
-	const char *value; /* the snapshot's */
+	const struct aw_record *rec; /* the snapshot's, NULL when absent */
 };
 
 struct row {
@@ -134,30 +134,36 @@ static bool same_cell(const struct cell *a, const struct cell *b)
 		return false;
 	if (a->kind == CELL_ABSENT)
 		return true;
-	return strcmp(a->value, b->value) == 0;
+	return strcmp(a->rec->value, b->rec->value) == 0;
+}
+
+/* The row and cell a record makes; false for env.* and other keys. */
+static bool place(enum aw_key_class cls, enum row_kind *row, enum cell_kind *cell)
+{
+	switch (cls) {
+	case AW_KEY_CHECK: *row = ROW_CHECK; *cell = CELL_CHECK; return true;
+	case AW_KEY_OBS: *row = ROW_OBS; *cell = CELL_OBS; return true;
+	case AW_KEY_UNOBSERVED: *row = ROW_OBS; *cell = CELL_UNOBSERVED; return true;
+	case AW_KEY_PROBE: *row = ROW_PROBE; *cell = CELL_PROBE; return true;
+	case AW_KEY_ENV:
+	case AW_KEY_OTHER: break;
+	}
+	return false;
 }
 
 static void build(struct model *m, const struct aw_report_opts *o)
 {
-	static const struct { const char *prefix; enum row_kind row; enum cell_kind cell; } kinds[] = {
-		{ "check.", ROW_CHECK, CELL_CHECK },
-		{ "obs.", ROW_OBS, CELL_OBS },
-		{ "unobserved.", ROW_OBS, CELL_UNOBSERVED },
-		{ "probe.", ROW_PROBE, CELL_PROBE },
-	};
 	memset(m, 0, sizeof(*m));
 	m->ncols = o->ncols;
 	for (size_t c = 0; c < o->ncols; c++) {
 		const struct aw_snapshot *s = &o->cols[c].snap;
 		for (size_t i = 0; i < s->n; i++) {
-			for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-				size_t pl = strlen(kinds[k].prefix);
-				if (strncmp(s->kv[i].key, kinds[k].prefix, pl) != 0)
-					continue;
-				struct row *r = find_row(m, s->kv[i].key + pl, kinds[k].row);
-				r->cells[c].kind = kinds[k].cell;
-				r->cells[c].value = s->kv[i].value;
-			}
+			enum row_kind row;
+			enum cell_kind cell;
+			if (!place(s->records[i].cls, &row, &cell))
+				continue;
+			struct row *r = find_row(m, s->records[i].name, row);
+			r->cells[c] = (struct cell){ cell, &s->records[i] };
 		}
 	}
 	qsort(m->rows, m->n, sizeof(*m->rows), by_order);
@@ -304,66 +310,61 @@ static const char css[] =
 	"tr.changed th.item{background:#fff4d6}"
 	".legend span{display:inline-block;padding:.1em .5em;margin-right:.4em;border:1px solid #d0d0d5}";
 
+/* The class of a cell: its status for checks and probes (a probe that
+ * ran is a pass), else what it is. */
+static const char *cell_class(const struct cell *c)
+{
+	switch (c->kind) {
+	case CELL_CHECK:
+	case CELL_PROBE: return aw_status_name(c->rec->status);
+	case CELL_OBS: return "obs";
+	case CELL_UNOBSERVED: return "unobserved";
+	case CELL_ABSENT: break;
+	}
+	return "absent";
+}
+
+/* The reason below the status, cut at 90 bytes; an unobserved cell's
+ * names its status too. */
+static void write_why(FILE *out, const struct cell *c)
+{
+	const char *why = c->rec->reason;
+	size_t l = strlen(why);
+	fputs("<span class=\"why\">", out);
+	if (c->kind == CELL_UNOBSERVED) {
+		esc(out, aw_status_name(c->rec->status));
+		fputs(": ", out);
+	}
+	esc_n(out, why, l > 90 ? 90 : l);
+	if (l > 90)
+		fputs("\xe2\x80\xa6", out);
+	fputs("</span>", out);
+}
+
 /* The cell: a check's status (its reason below), an observation's value. */
 static void write_cell(FILE *out, const struct cell *c, bool changed, size_t col)
 {
-	const char *cls = "absent";
-	const char *v = c->value;
-	const char *colon = v ? strstr(v, ": ") : NULL;
-	size_t stlen = colon ? (size_t)(colon - v) : (v ? strlen(v) : 0);
-	char *status = v ? strndup(v, stlen) : NULL;
-
-	switch (c->kind) {
-	case CELL_CHECK:
-	case CELL_PROBE:
-		cls = status && (strcmp(status, "pass") == 0 || strcmp(status, "ran") == 0) ? "pass"
-		      : status && strcmp(status, "fail") == 0 ? "fail"
-		      : status && strcmp(status, "skip") == 0 ? "skip"
-		      : status && strcmp(status, "timeout") == 0 ? "timeout" : "error";
-		break;
-	case CELL_OBS: cls = "obs"; break;
-	case CELL_UNOBSERVED: cls = "unobserved"; break;
-	case CELL_ABSENT: break;
-	}
-	fprintf(out, "<td class=\"%s%s\" data-col=\"%zu\"", cls, changed ? " changed" : "", col);
-	if (v && (c->kind != CELL_OBS)) {
+	fprintf(out, "<td class=\"%s%s\" data-col=\"%zu\"", cell_class(c), changed ? " changed" : "",
+		col);
+	if (c->rec && c->kind != CELL_OBS) {
 		fputs(" title=\"", out);
-		esc(out, v);
+		esc(out, c->rec->value);
 		fputc('"', out);
 	}
 	fputc('>', out);
-	switch (c->kind) {
-	case CELL_ABSENT:
+	if (c->kind == CELL_ABSENT) {
 		fputs("absent", out);
-		break;
-	case CELL_OBS:
+	} else if (c->kind == CELL_OBS) {
 		fputs("<span class=\"v\">", out);
-		esc(out, v);
+		esc(out, c->rec->value);
 		fputs("</span>", out);
-		break;
-	case CELL_UNOBSERVED:
-		fputs("unobserved", out);
-		/* fall through */
-	case CELL_CHECK:
-	case CELL_PROBE:
-		if (c->kind != CELL_UNOBSERVED)
-			esc(out, status);
-		if (colon) {
-			size_t l = strlen(colon + 2);
-			fputs("<span class=\"why\">", out);
-			if (c->kind == CELL_UNOBSERVED) {
-				esc(out, status);
-				fputs(": ", out);
-			}
-			esc_n(out, colon + 2, l > 90 ? 90 : l);
-			if (l > 90)
-				fputs("\xe2\x80\xa6", out);
-			fputs("</span>", out);
-		}
-		break;
+	} else {
+		enum aw_subject of = c->kind == CELL_PROBE ? AW_OF_PROBE : AW_OF_CHECK;
+		esc(out, c->kind == CELL_UNOBSERVED ? "unobserved" : aw_status_word(c->rec->status, of));
+		if (c->rec->reason)
+			write_why(out, c);
 	}
 	fputs("</td>", out);
-	free(status);
 }
 
 /* "lacks cap_x" against the union of every column's capabilities. */
@@ -501,8 +502,9 @@ static void cell_text(FILE *out, const struct cell *c)
 {
 	if (c->kind == CELL_UNOBSERVED)
 		fputs("unobserved: ", out);
-	esc_n(out, c->value, strlen(c->value) > 60 ? 60 : strlen(c->value));
-	if (strlen(c->value) > 60)
+	const char *v = c->rec->value;
+	esc_n(out, v, strlen(v) > 60 ? 60 : strlen(v));
+	if (strlen(v) > 60)
 		fputs("\xe2\x80\xa6", out);
 }
 
