@@ -106,29 +106,23 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	return 0;
 }
 
-/* The probes that report a check or observation some rule names. */
+/* The probes that report a check or observation some rule names, in
+ * declaration order. */
 static struct aw_probe_ref *needed_probes(const struct aw_assumptions *as, size_t *n)
 {
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
+	const struct aw_catalogue_entry *cat;
+	size_t ncat = aw_catalogue(&cat);
 	struct aw_probe_ref *refs = NULL;
 
 	*n = 0;
-	for (size_t f = 0; f < nfam; f++) {
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			bool needed = false;
-			for (const struct aw_item *it = probes[p]->items; it->name && !needed; it++) {
-				char *full = xasprintf("%s.%s.%s", fams[f]->name, probes[p]->name, it->name);
-				needed = aw_assume_names(as, it->kind == AW_CHECK, full);
-				free(full);
-			}
-			if (needed) {
-				refs = xrealloc(refs, (*n + 1) * sizeof(*refs));
-				refs[(*n)++] = (struct aw_probe_ref){ fams[f], probes[p] };
-			}
-		}
+	for (size_t i = 0; i < ncat; i++) {
+		const struct aw_item *it = cat[i].item;
+		if (!it || !aw_assume_names(as, it->kind == AW_CHECK, cat[i].name))
+			continue;
+		if (*n && refs[*n - 1].probe == cat[i].ref.probe)
+			continue; /* named already by an item before */
+		refs = xrealloc(refs, (*n + 1) * sizeof(*refs));
+		refs[(*n)++] = cat[i].ref;
 	}
 	return refs;
 }

@@ -1046,26 +1046,21 @@ bool aw_assume_names(const struct aw_assumptions *a, bool check, const char *nam
 
 /* ---- why a key is missing ---- */
 
-/* Does this binary have a probe declaring an item the pattern matches? */
-static const char *known_probe(const char *pattern, bool check, char *buf, size_t len)
+/* The first probe of this binary (in declaration order) declaring an
+ * item of that kind the pattern matches, or NULL.  A probe whose name the
+ * pattern cannot begin to match is passed over with all its items. */
+static const char *known_probe(const char *pattern, bool check)
 {
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
-	for (size_t f = 0; f < nfam; f++) {
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t i = 0; i < np; i++) {
-			snprintf(buf, len, "%s.%s", fams[f]->name, probes[i]->name);
-			if (!match(pattern, buf, true))
-				continue; /* none of its items can match */
-			for (const struct aw_item *it = probes[i]->items; it && it->name; it++) {
-				char *full = xasprintf("%s.%s.%s", fams[f]->name, probes[i]->name, it->name);
-				bool hit = (it->kind == AW_CHECK) == check && aw_key_match(pattern, full);
-				free(full);
-				if (hit)
-					return buf;
-			}
-		}
+	const struct aw_catalogue_entry *cat;
+	size_t n = aw_catalogue(&cat);
+	bool could = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (aw_catalogue_is_probe(&cat[i]))
+			could = match(pattern, cat[i].name, true);
+		else if (could && cat[i].item && (cat[i].item->kind == AW_CHECK) == check &&
+			 aw_key_match(pattern, cat[i].name))
+			return aw_catalogue_probe_of(cat[i].name)->name;
 	}
 	return NULL;
 }
@@ -1099,8 +1094,7 @@ static char *probes_under(const struct aw_snapshot *s, const char *pattern, size
 
 static char *why_missing(const struct aw_snapshot *s, const char *pattern, bool check)
 {
-	const char *what = check ? "check" : "observation", *first;
-	char buf[512];
+	const char *what = check ? "check" : "observation", *first, *known;
 	size_t ran;
 	char *skipped = probes_under(s, pattern, &ran, &first), *why;
 
@@ -1109,9 +1103,9 @@ static char *why_missing(const struct aw_snapshot *s, const char *pattern, bool 
 	else if (ran)
 		why = xasprintf("no %s matches %s, although probe %s%s ran", what, pattern, first,
 				ran > 1 ? " and others" : "");
-	else if (known_probe(pattern, check, buf, sizeof(buf)))
+	else if ((known = known_probe(pattern, check)))
 		why = xasprintf("no %s matches %s: the snapshot has no result of probe %s "
-				"(it was not run)", what, pattern, buf);
+				"(it was not run)", what, pattern, known);
 	else
 		why = xasprintf("no %s matches %s: no probe of this abiwatch (%s) reports one",
 				what, pattern, ABIWATCH_VERSION);

@@ -94,45 +94,21 @@ const char *aw_diff_kind_name(enum aw_diff_kind k)
 
 /* ---- the catalogue: meanings and needs of the items this binary knows ---- */
 
-static const struct aw_probe *find_probe(const char *name, const struct aw_family **fam_out)
-{
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
-
-	for (size_t f = 0; f < nfam; f++) {
-		size_t fl = strlen(fams[f]->name);
-		if (strncmp(name, fams[f]->name, fl) != 0 || name[fl] != '.')
-			continue;
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			size_t pl = strlen(probes[p]->name);
-			const char *rest = name + fl + 1;
-			if (strncmp(rest, probes[p]->name, pl) == 0 &&
-			    (rest[pl] == '\0' || rest[pl] == '.')) {
-				*fam_out = fams[f];
-				return probes[p];
-			}
-		}
-	}
-	return NULL;
-}
-
-/* The probe an item belongs to, and the item (NULL for a probe's own key). */
+/* The probe an item belongs to, and the item of the entry's kind (NULL
+ * for a probe's own key, or one this binary does not declare). */
 static const struct aw_probe *find_known(const struct entry *e, const struct aw_item **item)
 {
-	const struct aw_family *fam;
-	const struct aw_probe *p = e->cls == AW_DIFF_OTHER ? NULL : find_probe(e->rec->name, &fam);
+	const struct aw_catalogue_entry *probe =
+		e->cls == AW_DIFF_OTHER ? NULL : aw_catalogue_probe_of(e->rec->name);
 
 	*item = NULL;
-	if (!p || e->cls == AW_DIFF_PROBE)
-		return p;
-	const char *rest = e->rec->name + strlen(fam->name) + strlen(p->name) + 2;
+	if (!probe || e->cls == AW_DIFF_PROBE)
+		return probe ? probe->ref.probe : NULL;
+	const struct aw_catalogue_entry *it = aw_catalogue_find(e->rec->name);
 	enum aw_item_kind want = e->cls == AW_DIFF_CHECK ? AW_CHECK : AW_OBSERVATION;
-	for (const struct aw_item *it = p->items; it && it->name; it++)
-		if (it->kind == want && strcmp(it->name, rest) == 0)
-			*item = it;
-	return p;
+	if (it && it->item && it->item->kind == want)
+		*item = it->item;
+	return probe->ref.probe;
 }
 
 /* What the change means for programs: the item's .change, else its

@@ -42,41 +42,30 @@ struct known {
 	bool found;
 };
 
+/* The entry of name if it is of that kind, for its rank. */
+static const struct aw_catalogue_entry *entry(const char *name, bool probe, bool item)
+{
+	const struct aw_catalogue_entry *e = name ? aw_catalogue_find(name) : NULL;
+	return e && (e->ref.probe != NULL) == probe && (e->item != NULL) == item ? e : NULL;
+}
+
+/* The ranks of a family, its probe ("family.probe") and its item (the
+ * full name), each as far as the catalogue knows them, and the summary of
+ * the last one asked for.  NULL probe: the family's; NULL item: the
+ * probe's. */
 static struct known lookup(const char *family, const char *probe, const char *item)
 {
 	struct known k = { .frank = 1L << 30, .prank = 1L << 30, .irank = 1L << 30 };
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
-	for (size_t f = 0; f < nfam; f++) {
-		if (strcmp(fams[f]->name, family) != 0)
-			continue;
-		k.frank = (long)f;
-		if (!probe) {
-			k.summary = fams[f]->summary;
-			k.found = true;
-			return k;
-		}
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			if (strcmp(probes[p]->name, probe) != 0)
-				continue;
-			k.prank = (long)p;
-			if (!item) {
-				k.summary = probes[p]->summary;
-				k.found = true;
-				return k;
-			}
-			for (size_t i = 0; probes[p]->items[i].name; i++) {
-				if (strcmp(probes[p]->items[i].name, item) == 0) {
-					k.irank = (long)i;
-					k.summary = probes[p]->items[i].summary;
-					k.found = true;
-					return k;
-				}
-			}
-		}
-	}
+	const struct aw_catalogue_entry *f = entry(family, false, false);
+	const struct aw_catalogue_entry *p = f ? entry(probe, true, false) : NULL;
+	const struct aw_catalogue_entry *i = p ? entry(item, true, true) : NULL;
+	const struct aw_catalogue_entry *asked = item ? i : probe ? p : f;
+
+	k.frank = f ? (long)f->rank : k.frank;
+	k.prank = p ? (long)p->rank : k.prank;
+	k.irank = i ? (long)i->rank : k.irank;
+	k.summary = asked ? asked->summary : NULL;
+	k.found = asked != NULL;
 	return k;
 }
 
@@ -100,10 +89,7 @@ static struct row *find_row(struct model *m, const char *name, enum row_kind kin
 	r->probe = dot ? (dot2 ? strndup(name, (size_t)(dot2 - name)) : xstrdup(name)) : xstrdup(name);
 	if (!r->family || !r->probe)
 		abort();
-	const char *pname = dot ? dot + 1 : "";
-	char *pshort = dot2 ? strndup(pname, (size_t)(dot2 - pname)) : xstrdup(pname);
-	struct known k = lookup(r->family, pshort, kind == ROW_PROBE ? NULL : (dot2 ? dot2 + 1 : ""));
-	free(pshort);
+	struct known k = lookup(r->family, r->probe, kind == ROW_PROBE ? NULL : name);
 	r->frank = k.frank;
 	r->prank = k.prank;
 	r->irank = kind == ROW_PROBE ? -1 : k.irank;
