@@ -78,22 +78,6 @@ int aw_vm_check_run_args(const char *cmd, char *const *args, size_t n)
 	return 0;
 }
 
-int aw_vm_write_text(const char *path, const char *data, size_t len, char **err)
-{
-	FILE *f = fopen(path, "we");
-	if (!f) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	bool ok = fwrite(data, 1, len, f) == len;
-	ok = fclose(f) == 0 && ok;
-	if (!ok) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 struct vm_cli {
 	struct aw_vm_opts vm;
 	const char *output;

@@ -13,7 +13,5 @@ int cmd_report(int argc, char **argv);
 /* RUN-ARGS must leave the snapshot's path to the command.  0, or the
  * usage exit status after the message. */
 int aw_vm_check_run_args(const char *cmd, char *const *args, size_t n);
-/* Write data to path.  0, or -1 with *err. */
-int aw_vm_write_text(const char *path, const char *data, size_t len, char **err);
 
 #endif

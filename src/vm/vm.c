@@ -828,3 +828,19 @@ char *aw_vm_summary(const struct aw_vm_result *r)
 			 r->t_qemu, r->t_kernel, r->t_boot, r->t_run, r->nmodules,
 			 (double)r->initramfs_bytes / 1048576.0);
 }
+
+int aw_vm_write_text(const char *path, const char *data, size_t len, char **err)
+{
+	FILE *f = fopen(path, "we");
+	if (!f) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	bool ok = fwrite(data, 1, len, f) == len;
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
