@@ -537,21 +537,67 @@ static void write_changes(FILE *out, const struct aw_report_opts *o, const struc
 	}
 }
 
+static struct aw_report_stats count(const struct model *m)
+{
+	struct aw_report_stats st = { 0 };
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->rows[i].kind == ROW_PROBE)
+			continue;
+		st.rows++;
+		st.changed_rows += m->rows[i].changed;
+		for (size_t c = 1; c < m->ncols; c++)
+			st.changed_cells += !same_cell(&m->rows[i].cells[c], &m->rows[i].cells[c - 1]);
+	}
+	return st;
+}
+
+static void write_family_row(FILE *out, const struct aw_report_opts *o, const char *family,
+			     size_t ncols)
+{
+	struct known k = lookup(family, NULL, NULL);
+	fprintf(out, "<tr class=\"family\" id=\"family-");
+	esc(out, family);
+	fprintf(out, "\"><th colspan=\"%zu\">", ncols + 1);
+	write_link(out, o, family, family);
+	if (k.summary) {
+		fputs(": ", out);
+		esc(out, k.summary);
+	}
+	fputs("</th></tr>\n", out);
+}
+
+/* A probe's or an item's row: its name linked to the catalogue (an item's
+ * without its probe's), the summary as its title, a cell per column. */
+static void write_row(FILE *out, const struct aw_report_opts *o, const struct row *r, size_t ncols)
+{
+	const char *kind = r->kind == ROW_CHECK ? "check" : "obs";
+	const char *shown = r->name + strlen(r->probe);
+	if (r->kind == ROW_PROBE)
+		fputs("<tr class=\"probe\" id=\"", out);
+	else
+		fprintf(out, "<tr class=\"item %s%s\" id=\"", kind, r->changed ? " changed" : "");
+	esc(out, r->name);
+	fputs(r->kind == ROW_PROBE ? "\"><th" : "\"><th class=\"item\"", out);
+	if (r->summary) {
+		fputs(" title=\"", out);
+		esc(out, r->summary);
+		fputc('"', out);
+	}
+	fputc('>', out);
+	write_link(out, o, r->name, *shown == '.' ? shown + 1 : r->name);
+	if (r->kind != ROW_PROBE)
+		fprintf(out, "<span class=\"kind\">%s</span>", kind);
+	fputs("</th>", out);
+	for (size_t c = 0; c < ncols; c++)
+		write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
+	fputs("</tr>\n", out);
+}
+
 void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_stats *stats)
 {
 	struct model m;
-	struct aw_report_stats st = { 0 };
 	build(&m, o);
-	for (size_t i = 0; i < m.n; i++) {
-		if (m.rows[i].kind == ROW_PROBE)
-			continue;
-		st.rows++;
-		if (m.rows[i].changed)
-			st.changed_rows++;
-		for (size_t c = 1; c < m.ncols; c++)
-			if (!same_cell(&m.rows[i].cells[c], &m.rows[i].cells[c - 1]))
-				st.changed_cells++;
-	}
+	struct aw_report_stats st = count(&m);
 	write_head(out, o, &m, &st);
 	write_changes(out, o, &m);
 	fputs("<h2>All results</h2>\n<table class=\"results\" id=\"results\">\n", out);
@@ -563,61 +609,18 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 		if (o->changed_only && !r->changed && r->kind != ROW_PROBE)
 			continue;
 		if (!family || strcmp(family, r->family) != 0) {
-			struct known k = lookup(r->family, NULL, NULL);
-			fprintf(out, "<tr class=\"family\" id=\"family-");
-			esc(out, r->family);
-			fprintf(out, "\"><th colspan=\"%zu\">", m.ncols + 1);
-			write_link(out, o, r->family, r->family);
-			if (k.summary) {
-				fputs(": ", out);
-				esc(out, k.summary);
-			}
-			fputs("</th></tr>\n", out);
+			write_family_row(out, o, r->family, m.ncols);
 			family = r->family;
 			probe = NULL;
 		}
-		if (r->kind == ROW_PROBE || !probe || strcmp(probe, r->probe) != 0) {
-			if (r->kind != ROW_PROBE) {
-				/* Items without a probe.* line: a heading of their own. */
-				fputs("<tr class=\"probe\"><th>", out);
-				write_link(out, o, r->probe, r->probe);
-				fprintf(out, "</th><td colspan=\"%zu\"></td></tr>\n", m.ncols);
-			}
-			probe = r->probe;
+		if (r->kind != ROW_PROBE && (!probe || strcmp(probe, r->probe) != 0)) {
+			/* Items without a probe.* line: a heading of their own. */
+			fputs("<tr class=\"probe\"><th>", out);
+			write_link(out, o, r->probe, r->probe);
+			fprintf(out, "</th><td colspan=\"%zu\"></td></tr>\n", m.ncols);
 		}
-		if (r->kind == ROW_PROBE) {
-			fputs("<tr class=\"probe\" id=\"", out);
-			esc(out, r->name);
-			fputs("\"><th", out);
-			if (r->summary) {
-				fputs(" title=\"", out);
-				esc(out, r->summary);
-				fputc('"', out);
-			}
-			fputc('>', out);
-			write_link(out, o, r->name, r->name);
-			fputs("</th>", out);
-			for (size_t c = 0; c < m.ncols; c++)
-				write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
-			fputs("</tr>\n", out);
-			continue;
-		}
-		fprintf(out, "<tr class=\"item %s%s\" id=\"", r->kind == ROW_CHECK ? "check" : "obs",
-			r->changed ? " changed" : "");
-		esc(out, r->name);
-		fputs("\"><th class=\"item\"", out);
-		if (r->summary) {
-			fputs(" title=\"", out);
-			esc(out, r->summary);
-			fputc('"', out);
-		}
-		fputc('>', out);
-		const char *shown = r->name + strlen(r->probe);
-		write_link(out, o, r->name, *shown == '.' ? shown + 1 : r->name);
-		fprintf(out, "<span class=\"kind\">%s</span></th>", r->kind == ROW_CHECK ? "check" : "obs");
-		for (size_t c = 0; c < m.ncols; c++)
-			write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
-		fputs("</tr>\n", out);
+		probe = r->probe;
+		write_row(out, o, r, m.ncols);
 	}
 	fputs("</tbody>\n</table>\n</body>\n</html>\n", out);
 	if (stats)
