@@ -16,10 +16,12 @@ struct entry {
 	const struct aw_record *rec;
 };
 
-static const char *const class_prefix[] = {
-	[AW_DIFF_PROBE] = "probe.", [AW_DIFF_CHECK] = "check.",
-	[AW_DIFF_OBS] = "obs.", [AW_DIFF_OTHER] = "",
-};
+/* The key a change is named by: obs.X also for an observation not made. */
+static char *change_key(const struct entry *e)
+{
+	enum aw_key_class cls = e->rec->cls == AW_KEY_UNOBSERVED ? AW_KEY_OBS : e->rec->cls;
+	return xasprintf("%s%s", aw_key_class_prefix(cls), e->rec->name);
+}
 
 /* obs.X and unobserved.X are one observation X whose state changed. */
 static enum aw_diff_class diff_class(enum aw_key_class cls)
@@ -367,7 +369,7 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 	const struct entry *e = n ? n : o;
 	struct aw_diff_change c = {
 		.cls = e->cls, .kind = kind,
-		.name = xasprintf("%s%s", class_prefix[e->cls], e->rec->name),
+		.name = change_key(e),
 		.old_value = o ? xstrdup(o->rec->value) : NULL,
 		.new_value = n ? xstrdup(n->rec->value) : NULL,
 		.meaning = meaning_of(e),
@@ -382,7 +384,7 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 
 static bool entry_ignored(const struct aw_diff_opts *opts, const struct entry *e)
 {
-	char *key = xasprintf("%s%s", class_prefix[e->cls], e->rec->name);
+	char *key = change_key(e);
 	bool hit = ignored(opts, e->rec->name, key);
 	free(key);
 	return hit;
