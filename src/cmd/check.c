@@ -2,7 +2,7 @@
 /* abiwatch check: does what a program assumes of the kernel still hold? */
 #include "commands.h"
 #include "core/assume.h"
-#include "core/diff.h"
+#include "core/snapshot.h"
 #include "core/registry.h"
 #include "core/util.h"
 
@@ -31,27 +31,15 @@ static const char check_usage[] =
 	"some are unknown, 2 bad usage or input (a bad rule is named with its file,\n"
 	"line and column).\n";
 
-enum format { FMT_TEXT, FMT_KTAP, FMT_JSON };
-
 struct check_args {
-	enum format format;
+	enum output_format format;
 	const char *output;
 	const char *assumptions, *snapshot;
 	bool probe_options; /* --timeout or a family option was given */
 	struct probe_options probes;
 };
 
-static int parse_format(const char *s, enum format *f)
-{
-	static const char *const names[] = { "text", "ktap", "json" };
-	for (int i = 0; i < 3; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum format)i;
-			return 0;
-		}
-	}
-	return usage_error("check", "--format takes text, ktap or json, not '%s'", s);
-}
+static const char *const formats[] = { "text", "ktap", "json", NULL };
 
 static int take_option(int c, struct check_args *a, const struct aw_param **params, char **argv)
 {
@@ -65,7 +53,7 @@ static int take_option(int c, struct check_args *a, const struct aw_param **para
 	case '?':
 		return usage_error("check", "unknown option '%s'", argv[optind - 1]);
 	case 'f':
-		return parse_format(optarg, &a->format);
+		return parse_format("check", optarg, formats, &a->format);
 	case 'o':
 		a->output = optarg;
 		return 0;
@@ -106,29 +94,23 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	return 0;
 }
 
-/* The probes that report a check or observation some rule names. */
+/* The probes that report a check or observation some rule names, in
+ * declaration order. */
 static struct aw_probe_ref *needed_probes(const struct aw_assumptions *as, size_t *n)
 {
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
+	const struct aw_catalogue_entry *cat;
+	size_t ncat = aw_catalogue(&cat);
 	struct aw_probe_ref *refs = NULL;
 
 	*n = 0;
-	for (size_t f = 0; f < nfam; f++) {
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			bool needed = false;
-			for (const struct aw_item *it = probes[p]->items; it->name && !needed; it++) {
-				char *full = xasprintf("%s.%s.%s", fams[f]->name, probes[p]->name, it->name);
-				needed = aw_assume_names(as, it->kind == AW_CHECK, full);
-				free(full);
-			}
-			if (needed) {
-				refs = xrealloc(refs, (*n + 1) * sizeof(*refs));
-				refs[(*n)++] = (struct aw_probe_ref){ fams[f], probes[p] };
-			}
-		}
+	for (size_t i = 0; i < ncat; i++) {
+		const struct aw_item *it = cat[i].item;
+		if (!it || !aw_assume_names(as, it->kind == AW_CHECK, cat[i].name))
+			continue;
+		if (*n && refs[*n - 1].probe == cat[i].ref.probe)
+			continue; /* named already by an item before */
+		refs = xrealloc(refs, (*n + 1) * sizeof(*refs));
+		refs[(*n)++] = cat[i].ref;
 	}
 	return refs;
 }
@@ -143,7 +125,7 @@ static int run_needed(struct check_args *a, const struct aw_assumptions *as,
 	int rc = probes_prepare("check", &a->probes, &refs, &n, &run);
 
 	if (rc == 0 && a->output)
-		rc = probes_check_output("check", a->output);
+		rc = check_writable("check", "the snapshot", a->output);
 	if (rc == 0) {
 		probes_execute(&a->probes, refs, n, NULL, &run);
 		aw_snapshot_from_run(&run, snap);
@@ -248,25 +230,25 @@ static int evaluate(const struct check_args *a, const struct aw_assumptions *as,
 		    const struct aw_snapshot *snap)
 {
 	struct totals t = { { 0 } };
-	json_object *rules = a->format == FMT_JSON ? json_object_new_array() : NULL;
+	json_object *rules = a->format == FORMAT_JSON ? json_object_new_array() : NULL;
 
-	if (a->format == FMT_KTAP)
+	if (a->format == FORMAT_KTAP)
 		printf("KTAP version 1\n1..%zu\n", as->n);
 	for (size_t i = 0; i < as->n; i++) {
 		struct aw_rule_result res;
 		aw_rule_eval(&as->rules[i], snap, &res);
 		t.n[res.verdict]++;
-		if (a->format == FMT_TEXT)
+		if (a->format == FORMAT_TEXT)
 			text_rule(a->assumptions, &as->rules[i], &res);
-		else if (a->format == FMT_KTAP)
+		else if (a->format == FORMAT_KTAP)
 			ktap_rule(a->assumptions, i + 1, &as->rules[i], &res);
 		else
 			json_object_array_add(rules, rule_json(&as->rules[i], &res));
 		aw_rule_result_free(&res);
 	}
-	if (a->format == FMT_TEXT)
+	if (a->format == FORMAT_TEXT)
 		text_totals(&t, as->n);
-	else if (a->format == FMT_JSON)
+	else if (a->format == FORMAT_JSON)
 		json_report(a, rules, &t);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("abiwatch check: writing the output");
@@ -284,7 +266,7 @@ static int fail_input(char *err)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .format = FMT_TEXT };
+	struct check_args a = { .format = FORMAT_TEXT };
 	struct aw_assumptions as;
 	struct aw_snapshot snap;
 	char *err = NULL;
@@ -299,7 +281,7 @@ int cmd_check(int argc, char **argv)
 		return fail_input(err);
 	}
 	if (a.snapshot)
-		rc = aw_diff_load(a.snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
+		rc = aw_snapshot_load(a.snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
 	else
 		rc = run_needed(&a, &as, &snap);
 	if (rc == 0) {

@@ -41,8 +41,6 @@ int probes_option(const char *cmd, int c, const char *arg,
 		  const struct aw_param *const *params, struct probe_options *po);
 /* The families' options, as a --help section. */
 void probes_options_help(FILE *out);
-/* Fail before running anything if the snapshot could not be written. */
-int probes_check_output(const char *cmd, const char *path);
 /* Apply the family options to the selection (narrowing it, adding the
  * probes they make) and collect the environment.  0, or the usage status. */
 int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
@@ -53,7 +51,27 @@ void probes_execute(const struct probe_options *po, const struct aw_probe_ref *r
 /* Write the run's snapshot to path.  0, or the usage status. */
 int probes_save(const char *cmd, const struct aw_run *run, const char *path);
 
+/* ---- the command line, in usage.c ---- */
+
 /* "abiwatch CMD: message" on stderr and the usage exit status. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* arg as one of names (NULL-terminated): its index in *choice.  0, or the
+ * usage status after "OPTION takes a, b or c, not 'ARG'". */
+int parse_choice(const char *cmd, const char *option, const char *arg, const char *const *names,
+		 int *choice);
+
+/* What a command can write on stdout. */
+enum output_format { FORMAT_TEXT, FORMAT_KTAP, FORMAT_JSON, FORMAT_KCIDB };
+/* --format ARG, one of the names a command offers (NULL-terminated, in
+ * the order its help lists them).  0, or the usage status. */
+int parse_format(const char *cmd, const char *arg, const char *const *offered,
+		 enum output_format *format);
+/* Seconds in (0, 86400] (--timeout).  0, or the usage status. */
+int parse_seconds(const char *cmd, const char *option, const char *arg, double *seconds);
+/* Fail before anything runs if path could not be written: its directory
+ * must be writable, and the file if it exists.  what ("the snapshot", or
+ * NULL) names it in the message.  0, or the usage status. */
+int check_writable(const char *cmd, const char *what, const char *path);
 
 #endif

@@ -33,26 +33,12 @@ static const char diff_usage[] =
 	"explains, 1 differences, 2 trouble (bad usage, a file that cannot be\n"
 	"read or is not a snapshot, named with its line).\n";
 
-enum format { FMT_TEXT, FMT_KTAP, FMT_JSON };
-
 struct diff_args {
-	enum format format;
+	enum output_format format;
 	char **ignore;
 	size_t nignore;
 	const char *old_path, *new_path;
 };
-
-static int parse_format(const char *s, enum format *f)
-{
-	static const char *const names[] = { "text", "ktap", "json" };
-	for (int i = 0; i < 3; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
 
 /* 0 to go on, -1 after --help, else the usage status. */
 static int parse_args(int argc, char **argv, struct diff_args *a)
@@ -63,6 +49,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const formats[] = { "text", "ktap", "json", NULL };
 	int c;
 
 	optind = 1;
@@ -75,8 +62,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			return usage_error("diff", "option '%s' needs a value", argv[optind - 1]);
 		} else if (c == '?') {
 			return usage_error("diff", "unknown option '%s'", argv[optind - 1]);
-		} else if (c == 'f' && parse_format(optarg, &a->format) != 0) {
-			return usage_error("diff", "--format takes text, ktap or json, not '%s'", optarg);
+		} else if (c == 'f' && parse_format("diff", optarg, formats, &a->format) != 0) {
+			return AW_EXIT_USAGE;
 		} else if (c == 'I') {
 			a->ignore = xrealloc(a->ignore, (a->nignore + 1) * sizeof(*a->ignore));
 			a->ignore[a->nignore++] = optarg;
@@ -92,7 +79,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 static int load(const char *path, struct aw_snapshot *s)
 {
 	char *err = NULL;
-	if (aw_diff_load(path, s, &err) == 0)
+	if (aw_snapshot_load(path, s, &err) == 0)
 		return 0;
 	fprintf(stderr, "abiwatch diff: %s\n", err);
 	free(err);
@@ -107,9 +94,9 @@ static int compare(const struct diff_args *a, const struct aw_snapshot *old,
 	int rc;
 
 	aw_diff_compute(old, new, &opts, &d);
-	if (a->format == FMT_TEXT)
+	if (a->format == FORMAT_TEXT)
 		aw_diff_text(stdout, &d, a->old_path, a->new_path);
-	else if (a->format == FMT_KTAP)
+	else if (a->format == FORMAT_KTAP)
 		aw_diff_ktap(stdout, &d, a->old_path, a->new_path);
 	else
 		aw_diff_json(stdout, &d, a->old_path, a->new_path);
@@ -124,7 +111,7 @@ static int compare(const struct diff_args *a, const struct aw_snapshot *old,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { .format = FMT_TEXT };
+	struct diff_args a = { .format = FORMAT_TEXT };
 	struct aw_snapshot old, new;
 	int rc = parse_args(argc, argv, &a);
 

@@ -6,7 +6,6 @@
 #include "vm_commands.h"
 #include "core/util.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,22 +63,21 @@ struct option *aw_guest_options_join(const struct option *own)
 	return all;
 }
 
-int aw_vm_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static void push(char *const **list, size_t *n, char *value)
 {
 	char **l = xrealloc((void *)*list, (*n + 1) * sizeof(**list));
 	l[(*n)++] = value;
 	*list = l;
+}
+
+static int parse_accel(const char *cmd, const char *arg, const char **accel)
+{
+	static const char *const names[] = { "auto", "kvm", "tcg", NULL };
+	int i;
+	int rc = parse_choice(cmd, "--accel", arg, names, &i);
+	if (rc == 0)
+		*accel = names[i];
+	return rc;
 }
 
 /* A setup command: a program and arguments, none of them empty. */
@@ -93,14 +91,9 @@ int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
 {
 	switch (opt) {
 	case OPT_TIMEOUT:
-		if (aw_vm_parse_seconds(arg, &vm->timeout_s) != 0)
-			return usage_error(cmd, "--timeout takes seconds in (0, 86400], not '%s'", arg);
-		return 0;
+		return parse_seconds(cmd, "--timeout", arg, &vm->timeout_s);
 	case OPT_ACCEL:
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
-			return usage_error(cmd, "--accel takes auto, kvm or tcg, not '%s'", arg);
-		vm->accel = arg;
-		return 0;
+		return parse_accel(cmd, arg, &vm->accel);
 	case OPT_MEMORY: {
 		char *end;
 		long mb = strtol(arg, &end, 10);

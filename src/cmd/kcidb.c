@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch kcidb: snapshots as KCIDB I/O data, for kcidb-submit. */
 #include "commands.h"
-#include "core/diff.h"
+#include "core/snapshot.h"
 #include "core/kcidb.h"
 #include "core/util.h"
 
@@ -115,7 +115,7 @@ int cmd_kcidb(int argc, char **argv)
 	char *err = NULL;
 
 	for (; rc == 0 && loaded < c.nfiles; loaded++) {
-		if (aw_diff_load(c.files[loaded], &snaps[loaded], &err) != 0) {
+		if (aw_snapshot_load(c.files[loaded], &snaps[loaded], &err) != 0) {
 			rc = usage_error("kcidb", "%s", err);
 			break;
 		}

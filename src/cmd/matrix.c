@@ -2,11 +2,9 @@
 /*
  * abiwatch matrix: the VM step for several kernels (and the host, if
  * asked), in parallel up to the number of CPUs, one snapshot per kernel
- * and the diffs between neighbours (kernels in version order).
- *
- * Each kernel is a forked worker that calls aw_vm_run() and writes its
- * files; the host is `abiwatch run` of this very binary.  Workers and
- * their QEMUs have PR_SET_PDEATHSIG: killing matrix kills them all.
+ * and the diffs between neighbours (kernels in version order).  The jobs
+ * are vm/matrix.c's; this is their command line and what is written of
+ * them (progress, the neighbour diffs, matrix.txt).
  */
 #include "commands.h"
 #include "vm_commands.h"
@@ -15,22 +13,15 @@
 #include "core/snapshot.h"
 #include "core/util.h"
 #include "vm/kernel.h"
-#include "lib/proc.h"
-#include "vm/vm.h"
+#include "vm/matrix.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const char matrix_usage[] =
@@ -71,76 +62,19 @@ static const struct option matrix_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* What a worker tells the parent when it is done. */
-struct outcome {
-	int outcome;      /* enum aw_vm_outcome; AW_VM_OK for the host */
-	int run_status;   /* -1: none */
-	double t_total, t_prepare, t_kernel, t_boot, t_run;
-	char accel[8];
-	char why[1024];
-};
-
-struct job {
-	char *spec;       /* as given */
-	char *kernel, *deb, *modules;
-	bool host;
-	char *release;
-	char *label;      /* file names in DIR */
-	pid_t pid;
-	int pipe_fd;      /* read end of the worker's report */
-	bool done;
-	struct outcome out;
-};
-
-struct matrix {
-	const char *dir;
-	struct job *jobs;
-	size_t njobs;
-	unsigned max_jobs;
+struct matrix_cli {
+	struct aw_matrix m;
 	bool host, quiet;
-	struct aw_vm_opts vm;
 };
 
-static unsigned cpus(void)
+static int add_kernel(struct aw_matrix *m, const char *spec)
 {
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
-}
-
-static char *dir_file(const struct matrix *m, const char *label, const char *ext)
-{
-	return xasprintf("%s/%s.%s", m->dir, label, ext);
-}
-
-static int add_job(struct matrix *m, const char *spec)
-{
-	struct job j = { .spec = xstrdup(spec), .pipe_fd = -1 };
 	char *err = NULL;
-	if (access(spec, F_OK) != 0 && strchr(spec, ':')) {
-		const char *colon = strrchr(spec, ':');
-		j.kernel = strndup(spec, (size_t)(colon - spec));
-		j.modules = xstrdup(colon + 1);
-	} else if (aw_is_deb(spec)) {
-		j.deb = xstrdup(spec);
-	} else {
-		j.kernel = xstrdup(spec);
-	}
-	j.release = aw_vm_kernel_release(j.deb ? j.deb : j.kernel, &err);
-	if (!j.release) {
-		int rc = usage_error("matrix", "%s", err);
-		free(err);
-		free(j.spec);
-		free(j.kernel);
-		free(j.deb);
-		free(j.modules);
-		return rc;
-	}
-	m->jobs = xrealloc(m->jobs, (m->njobs + 1) * sizeof(*m->jobs));
-	m->jobs[m->njobs++] = j;
-	return 0;
+	if (aw_matrix_add_kernel(m, spec, &err) == 0)
+		return 0;
+	int rc = usage_error("matrix", "%s", err);
+	free(err);
+	return rc;
 }
 
 static int parse_jobs(const char *arg, unsigned *out)
@@ -153,7 +87,7 @@ static int parse_jobs(const char *arg, unsigned *out)
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct matrix *m)
+static int parse(int argc, char **argv, struct matrix_cli *c)
 {
 	struct option *options = aw_guest_options_join(matrix_options);
 	int opt, rc = 0;
@@ -162,11 +96,11 @@ static int parse(int argc, char **argv, struct matrix *m)
 	/* Kernels and options mix; "--" starts RUN-ARGS. */
 	while (rc == 0 && (opt = getopt_long(argc, argv, "-:o:j:qh", options, NULL)) != -1) {
 		switch (opt) {
-		case 1: rc = add_job(m, optarg); break;
-		case 'o': m->dir = optarg; break;
-		case OPT_HOST: m->host = true; break;
-		case 'j': rc = parse_jobs(optarg, &m->max_jobs); break;
-		case 'q': m->quiet = true; break;
+		case 1: rc = add_kernel(&c->m, optarg); break;
+		case 'o': c->m.dir = optarg; break;
+		case OPT_HOST: c->host = true; break;
+		case 'j': rc = parse_jobs(optarg, &c->m.max_jobs); break;
+		case 'q': c->quiet = true; break;
 		case 'h':
 			fputs(matrix_usage, stdout);
 			fputs(aw_guest_options_help, stdout);
@@ -177,7 +111,7 @@ static int parse(int argc, char **argv, struct matrix *m)
 			rc = usage_error("matrix", "option '%s' needs a value", argv[optind - 1]);
 			break;
 		default:
-			rc = aw_guest_option("matrix", opt, optarg, &m->vm);
+			rc = aw_guest_option("matrix", opt, optarg, &c->m.vm);
 			if (rc == AW_GUEST_NOT_MINE)
 				rc = usage_error("matrix", "unknown option '%s'", argv[optind - 1]);
 			break;
@@ -186,188 +120,18 @@ static int parse(int argc, char **argv, struct matrix *m)
 	free(options);
 	if (rc != 0)
 		return rc;
-	m->vm.run_args = argv + optind;
-	m->vm.nrun_args = (size_t)(argc - optind);
-	if (!m->dir)
+	c->m.vm.run_args = argv + optind;
+	c->m.vm.nrun_args = (size_t)(argc - optind);
+	if (!c->m.dir)
 		return usage_error("matrix", "-o DIR is needed");
-	if (m->njobs == 0 && !m->host)
+	if (c->m.njobs == 0 && !c->host)
 		return usage_error("matrix", "no kernel given (and no --host)");
-	return aw_vm_check_run_args("matrix", m->vm.run_args, m->vm.nrun_args);
+	return aw_vm_check_run_args("matrix", c->m.vm.run_args, c->m.vm.nrun_args);
 }
 
-/* Version order (strverscmp), the host among the others by its release. */
-static int by_release(const void *a, const void *b)
+static char *job_line(const struct aw_matrix_job *j)
 {
-	const struct job *x = a, *y = b;
-	int c = strverscmp(x->release, y->release);
-	return c ? c : (int)x->host - (int)y->host;
-}
-
-/* File names: the release, made unique. */
-static void label_jobs(struct matrix *m)
-{
-	for (size_t i = 0; i < m->njobs; i++) {
-		struct job *j = &m->jobs[i];
-		char *base = j->host ? xasprintf("host-%s", j->release) : xstrdup(j->release);
-		for (char *p = base; *p; p++)
-			if (*p == '/' || *p == ' ')
-				*p = '_';
-		unsigned n = 1;
-		j->label = xstrdup(base);
-		for (bool clash = true; clash;) {
-			clash = false;
-			for (size_t k = 0; k < i && !clash; k++)
-				clash = strcmp(m->jobs[k].label, j->label) == 0;
-			if (clash) {
-				free(j->label);
-				j->label = xasprintf("%s-%u", base, ++n);
-			}
-		}
-		free(base);
-	}
-}
-
-static void write_report(int fd, const struct outcome *o)
-{
-	(void)aw_write_all(fd, o, sizeof(*o));
-}
-
-static void copy_text(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src ? src : "");
-}
-
-/* In a worker: one kernel in QEMU. */
-static __attribute__((noreturn)) void vm_worker(const struct matrix *m, const struct job *j, int fd)
-{
-	struct aw_vm_opts o = m->vm;
-	struct aw_vm_result r;
-	struct outcome out = { .run_status = -1 };
-	char *err = NULL;
-
-	o.kernel = j->kernel;
-	o.deb = j->deb;
-	o.modules = j->modules;
-	o.verbose = false;
-	aw_vm_run(&o, &r);
-	out.outcome = (int)r.outcome;
-	out.run_status = r.run_status;
-	out.t_total = r.t_total;
-	out.t_prepare = r.t_prepare;
-	out.t_kernel = r.t_kernel;
-	out.t_boot = r.t_boot;
-	out.t_run = r.t_run;
-	copy_text(out.accel, sizeof(out.accel), r.accel);
-	copy_text(out.why, sizeof(out.why), r.why);
-
-	char *ktap = dir_file(m, j->label, "ktap"), *con = dir_file(m, j->label, "console");
-	char *snap = dir_file(m, j->label, "snapshot");
-	if (r.stdout_data && aw_vm_write_text(ktap, r.stdout_data, r.stdout_len, &err) != 0) {
-		copy_text(out.why, sizeof(out.why), err);
-		free(err);
-		err = NULL;
-	}
-	if (r.console && aw_vm_write_text(con, r.console, r.console_len, &err) != 0) {
-		copy_text(out.why, sizeof(out.why), err);
-		free(err);
-		err = NULL;
-	}
-	if (r.outcome == AW_VM_OK && !r.has_snapshot) {
-		out.outcome = AW_VM_NO_RESULT;
-		snprintf(out.why, sizeof(out.why), "the guest's run wrote no snapshot (it ended: %s)",
-			 r.run_end ? r.run_end : "?");
-	} else if (r.has_snapshot && aw_snapshot_save(&r.snapshot, snap, &err) != 0) {
-		out.outcome = AW_VM_SETUP;
-		copy_text(out.why, sizeof(out.why), err);
-	}
-	write_report(fd, &out);
-	free(err);
-	free(ktap);
-	free(con);
-	free(snap);
-	aw_vm_result_free(&r);
-	_exit(0);
-}
-
-/* In a worker: `abiwatch run` here, with this binary. */
-static __attribute__((noreturn)) void host_worker(const struct matrix *m, const struct job *j, int fd)
-{
-	struct outcome out = { .run_status = -1 };
-	char *ktap = dir_file(m, j->label, "ktap"), *snap = dir_file(m, j->label, "snapshot");
-	int out_fd = open(ktap, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	double start = aw_now();
-	const char **argv = xcalloc(m->vm.nrun_args + 5, sizeof(*argv));
-	size_t n = 0;
-	argv[n++] = "/proc/self/exe";
-	argv[n++] = "run";
-	argv[n++] = "-o";
-	argv[n++] = snap;
-	for (size_t i = 0; i < m->vm.nrun_args; i++)
-		argv[n++] = m->vm.run_args[i];
-	int st = out_fd < 0 ? -1 : aw_run_wait(argv, -1, out_fd, NULL);
-	out.outcome = AW_VM_OK;
-	out.run_status = st;
-	out.t_total = aw_now() - start;
-	copy_text(out.accel, sizeof(out.accel), "host");
-	if (st < 0) {
-		out.outcome = AW_VM_SETUP;
-		snprintf(out.why, sizeof(out.why), "abiwatch run could not be run here: %s",
-			 out_fd < 0 ? strerror(errno) : "killed");
-	}
-	write_report(fd, &out);
-	free(argv);
-	free(ktap);
-	free(snap);
-	_exit(0);
-}
-
-static int start_job(struct matrix *m, struct job *j)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) != 0)
-		return -1;
-	fflush(NULL);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		if (j->host)
-			host_worker(m, j, p[1]);
-		vm_worker(m, j, p[1]);
-	}
-	close(p[1]);
-	j->pid = pid;
-	j->pipe_fd = p[0];
-	return 0;
-}
-
-static void finish_job(struct job *j, int status)
-{
-	ssize_t n = read(j->pipe_fd, &j->out, sizeof(j->out));
-	close(j->pipe_fd);
-	j->pipe_fd = -1;
-	j->done = true;
-	if (n != (ssize_t)sizeof(j->out)) {
-		memset(&j->out, 0, sizeof(j->out));
-		j->out.outcome = AW_VM_NO_RESULT;
-		j->out.run_status = -1;
-		snprintf(j->out.why, sizeof(j->out.why), "the worker died (%s %d)",
-			 WIFSIGNALED(status) ? "signal" : "exit status",
-			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	}
-}
-
-static char *job_line(const struct job *j)
-{
-	const struct outcome *o = &j->out;
+	const struct aw_matrix_outcome *o = &j->out;
 	const char *what = aw_vm_outcome_name((enum aw_vm_outcome)o->outcome);
 	if (o->outcome != AW_VM_OK)
 		return xasprintf("%s (%s): %s after %.1f s: %s", j->label, o->accel[0] ? o->accel : "-",
@@ -378,48 +142,18 @@ static char *job_line(const struct job *j)
 			 o->run_status, o->t_total, o->t_boot, o->t_run);
 }
 
-static void run_all(struct matrix *m)
+static void report_started(const struct aw_matrix_job *j, void *arg)
 {
-	size_t next = 0, running = 0, finished = 0;
-	while (finished < m->njobs) {
-		while (next < m->njobs && running < m->max_jobs) {
-			struct job *j = &m->jobs[next++];
-			if (start_job(m, j) != 0) {
-				j->done = true;
-				j->out.outcome = AW_VM_SETUP;
-				j->out.run_status = -1;
-				snprintf(j->out.why, sizeof(j->out.why), "fork: %s", strerror(errno));
-				finished++;
-				continue;
-			}
-			running++;
-			if (!m->quiet)
-				fprintf(stderr, "abiwatch matrix: started %s%s\n", j->label,
-					j->host ? " (here)" : "");
-		}
-		if (running == 0)
-			continue;
-		int status;
-		pid_t pid = waitpid(-1, &status, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (size_t i = 0; i < m->njobs; i++) {
-			struct job *j = &m->jobs[i];
-			if (j->pid != pid || j->done)
-				continue;
-			finish_job(j, status);
-			running--;
-			finished++;
-			if (!m->quiet) {
-				char *line = job_line(j);
-				fprintf(stderr, "abiwatch matrix: [%zu/%zu] %s\n", finished, m->njobs, line);
-				free(line);
-			}
-		}
-	}
+	(void)arg;
+	fprintf(stderr, "abiwatch matrix: started %s%s\n", j->label, j->host ? " (here)" : "");
+}
+
+static void report_finished(const struct aw_matrix_job *j, size_t done, size_t total, void *arg)
+{
+	(void)arg;
+	char *line = job_line(j);
+	fprintf(stderr, "abiwatch matrix: [%zu/%zu] %s\n", done, total, line);
+	free(line);
 }
 
 /* The neighbour diff, with the diff of `abiwatch diff`.  0 written, 1 no
@@ -430,9 +164,9 @@ static int neighbour_diff(const char *old_path, const char *new_path, const char
 	struct aw_snapshot a, b;
 	if (access(old_path, R_OK) != 0 || access(new_path, R_OK) != 0)
 		return 1;
-	if (aw_diff_load(old_path, &a, err) != 0)
+	if (aw_snapshot_load(old_path, &a, err) != 0)
 		return -1;
-	if (aw_diff_load(new_path, &b, err) != 0) {
+	if (aw_snapshot_load(new_path, &b, err) != 0) {
 		aw_snapshot_free(&a);
 		return -1;
 	}
@@ -457,13 +191,13 @@ static int neighbour_diff(const char *old_path, const char *new_path, const char
 	return rc;
 }
 
-static void write_diffs(const struct matrix *m)
+static void write_diffs(const struct aw_matrix *m)
 {
 	for (size_t i = 0; i + 1 < m->njobs; i++) {
-		const struct job *a = &m->jobs[i], *b = &m->jobs[i + 1];
-		char *pa = dir_file(m, a->label, "snapshot"), *pb = dir_file(m, b->label, "snapshot");
+		const struct aw_matrix_job *a = &m->jobs[i], *b = &m->jobs[i + 1];
+		char *pa = aw_matrix_file(m, a->label, "snapshot"), *pb = aw_matrix_file(m, b->label, "snapshot");
 		char *name = xasprintf("%s--%s", a->label, b->label);
-		char *out = dir_file(m, name, "diff"), *err = NULL;
+		char *out = aw_matrix_file(m, name, "diff"), *err = NULL;
 		char *na = xasprintf("%s.snapshot", a->label), *nb = xasprintf("%s.snapshot", b->label);
 		if (neighbour_diff(pa, pb, out, na, nb, &err) < 0) {
 			fprintf(stderr, "abiwatch matrix: %s\n", err);
@@ -479,7 +213,7 @@ static void write_diffs(const struct matrix *m)
 }
 
 /* matrix.txt: one line per kernel, for people and for `make bench`. */
-static int write_table(const struct matrix *m, char **err)
+static int write_table(const struct aw_matrix *m, char **err)
 {
 	char *path = xasprintf("%s/matrix.txt", m->dir);
 	FILE *f = fopen(path, "we");
@@ -490,8 +224,8 @@ static int write_table(const struct matrix *m, char **err)
 	}
 	fprintf(f, "# label where outcome exit total_s boot_s run_s source\n");
 	for (size_t i = 0; i < m->njobs; i++) {
-		const struct job *j = &m->jobs[i];
-		const struct outcome *o = &j->out;
+		const struct aw_matrix_job *j = &m->jobs[i];
+		const struct aw_matrix_outcome *o = &j->out;
 		char *what = xstrdup(aw_vm_outcome_name((enum aw_vm_outcome)o->outcome));
 		for (char *p = what; *p; p++)
 			if (*p == ' ')
@@ -528,11 +262,11 @@ static int mkdir_p(const char *dir)
 	return rc;
 }
 
-static int exit_status(const struct matrix *m)
+static int exit_status(const struct aw_matrix *m)
 {
 	bool failed = false, passed = false;
 	for (size_t i = 0; i < m->njobs; i++) {
-		const struct outcome *o = &m->jobs[i].out;
+		const struct aw_matrix_outcome *o = &m->jobs[i].out;
 		if (o->outcome != AW_VM_OK || (o->run_status != 0 && o->run_status != AW_EXIT_SKIP))
 			failed = true;
 		else if (o->run_status == 0)
@@ -541,68 +275,64 @@ static int exit_status(const struct matrix *m)
 	return failed ? AW_EXIT_FAIL : passed ? AW_EXIT_PASS : AW_EXIT_SKIP;
 }
 
-static void free_matrix(struct matrix *m)
+/* DIR, made if missing, must take the results. */
+static int prepare_dir(const char *dir)
 {
-	for (size_t i = 0; i < m->njobs; i++) {
-		struct job *j = &m->jobs[i];
-		free(j->spec);
-		free(j->kernel);
-		free(j->deb);
-		free(j->modules);
-		free(j->release);
-		free(j->label);
+	if (mkdir_p(dir) != 0)
+		return usage_error("matrix", "cannot make '%s': %s", dir, strerror(errno));
+	if (access(dir, W_OK | X_OK) != 0)
+		return usage_error("matrix", "cannot write in '%s': %s", dir, strerror(errno));
+	return 0;
+}
+
+/* One decision for every VM, not one KVM test each. */
+static void decide_accel(struct matrix_cli *c)
+{
+	if (strcmp(c->m.vm.accel, "auto") != 0)
+		return;
+	char *why = aw_kvm_unusable();
+	c->m.vm.accel = why ? "tcg" : "kvm";
+	if (why && !c->quiet)
+		fprintf(stderr, "abiwatch matrix: TCG: KVM unusable (%s)\n", why);
+	free(why);
+}
+
+/* Every job, then what is written of them. */
+static int run_and_write(struct matrix_cli *c)
+{
+	char *err = NULL;
+	if (!c->quiet) {
+		c->m.started = report_started;
+		c->m.finished = report_finished;
 	}
-	free(m->jobs);
-	aw_guest_opts_free(&m->vm);
+	aw_matrix_run(&c->m);
+	write_diffs(&c->m);
+	if (write_table(&c->m, &err) != 0) {
+		fprintf(stderr, "abiwatch matrix: %s\n", err);
+		free(err);
+		return AW_EXIT_USAGE;
+	}
+	if (!c->quiet)
+		fprintf(stderr, "abiwatch matrix: results in %s (matrix.txt, *.snapshot, *.diff)\n",
+			c->m.dir);
+	return exit_status(&c->m);
 }
 
 int cmd_matrix(int argc, char **argv)
 {
-	struct matrix m = { 0 };
-	aw_guest_opts_init(&m.vm);
-	char *err = NULL, *accel_why = NULL;
-	int rc = parse(argc, argv, &m);
-	if (rc != 0)
-		goto out;
-	if (m.host) {
-		struct utsname u;
-		struct job j = { .spec = xstrdup("host"), .host = true, .pipe_fd = -1 };
-		j.release = xstrdup(uname(&u) == 0 ? u.release : "unknown");
-		m.jobs = xrealloc(m.jobs, (m.njobs + 1) * sizeof(*m.jobs));
-		m.jobs[m.njobs++] = j;
+	struct matrix_cli c = { 0 };
+	aw_guest_opts_init(&c.m.vm);
+	int rc = parse(argc, argv, &c);
+	if (rc == 0 && c.host)
+		aw_matrix_add_host(&c.m);
+	if (rc == 0)
+		rc = prepare_dir(c.m.dir);
+	if (rc == 0) {
+		aw_matrix_order(&c.m);
+		decide_accel(&c);
+		rc = run_and_write(&c);
 	}
-	if (!m.max_jobs)
-		m.max_jobs = cpus();
-	if (mkdir_p(m.dir) != 0) {
-		rc = usage_error("matrix", "cannot make '%s': %s", m.dir, strerror(errno));
-		goto out;
-	}
-	if (access(m.dir, W_OK | X_OK) != 0) {
-		rc = usage_error("matrix", "cannot write in '%s': %s", m.dir, strerror(errno));
-		goto out;
-	}
-	qsort(m.jobs, m.njobs, sizeof(*m.jobs), by_release);
-	label_jobs(&m);
-	/* One decision for every VM, not one KVM test each. */
-	if (strcmp(m.vm.accel, "auto") == 0) {
-		accel_why = aw_kvm_unusable();
-		m.vm.accel = accel_why ? "tcg" : "kvm";
-		if (accel_why && !m.quiet)
-			fprintf(stderr, "abiwatch matrix: TCG: KVM unusable (%s)\n", accel_why);
-	}
-	run_all(&m);
-	write_diffs(&m);
-	if (write_table(&m, &err) != 0) {
-		fprintf(stderr, "abiwatch matrix: %s\n", err);
-		rc = AW_EXIT_USAGE;
-		goto out;
-	}
-	rc = exit_status(&m);
-	if (!m.quiet)
-		fprintf(stderr, "abiwatch matrix: results in %s (matrix.txt, *.snapshot, *.diff)\n", m.dir);
-out:
-	free(err);
-	free(accel_why);
-	free_matrix(&m);
+	aw_matrix_free(&c.m);
+	aw_guest_opts_free(&c.m.vm);
 	return rc < 0 ? AW_EXIT_PASS : rc;
 }

@@ -2,7 +2,6 @@
 /* abiwatch report: snapshots side by side, as one static HTML page. */
 #include "commands.h"
 #include "vm_commands.h"
-#include "core/diff.h"
 #include "core/html_report.h"
 #include "core/snapshot.h"
 #include "core/util.h"
@@ -178,7 +177,7 @@ int cmd_report(int argc, char **argv)
 
 	cols = xcalloc(c.nfiles, sizeof(*cols));
 	for (size_t i = 0; i < c.nfiles; i++) {
-		if (aw_diff_load(c.files[i], &cols[i].snap, &err) != 0) {
+		if (aw_snapshot_load(c.files[i], &cols[i].snap, &err) != 0) {
 			rc = usage_error("report", "%s", err);
 			goto out;
 		}

@@ -9,9 +9,7 @@
 #include "core/snapshot.h"
 #include "core/util.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,50 +39,14 @@ static const char run_usage[] =
 	"0 all passed, 1 a check failed or a probe broke, 4 everything was\n"
 	"skipped; 2 for bad usage.\n";
 
-enum format { FORMAT_KTAP, FORMAT_TEXT, FORMAT_JSON, FORMAT_KCIDB };
-
 struct run_args {
 	const char *output;
 	char *default_output;
-	enum format format;
+	enum output_format format;
 	char **globs;
 	size_t nglobs;
 	struct probe_options probes;
 };
-
-static int parse_format(const char *s, enum format *f)
-{
-	static const char *const names[] = { "ktap", "text", "json", "kcidb" };
-	for (int i = 0; i < (int)AW_ARRAY_SIZE(names); i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int parse_timeout(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int probes_check_output(const char *cmd, const char *path)
-{
-	char *copy = xstrdup(path);
-	const char *dir = dirname(copy);
-	int rc = 0;
-	if (access(dir, W_OK | X_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0))
-		rc = usage_error(cmd, "cannot write the snapshot '%s': %s", path, strerror(errno));
-	free(copy);
-	return rc;
-}
 
 struct option *probes_option_table(const struct option *own, size_t nown,
 				   const struct aw_param ***params_out)
@@ -136,11 +98,8 @@ int probes_option(const char *cmd, int c, const char *arg,
 		  const struct aw_param *const *params, struct probe_options *po)
 {
 	char *why = NULL;
-	if (c == 't') {
-		if (parse_timeout(arg, &po->timeout_s) != 0)
-			return usage_error(cmd, "--timeout takes seconds in (0, 86400], not '%s'", arg);
-		return 0;
-	}
+	if (c == 't')
+		return parse_seconds(cmd, "--timeout", arg, &po->timeout_s);
 	if (aw_params_add(&po->params, params[c - FAMILY_OPT]->name, arg, &why) != 0) {
 		int rc = usage_error(cmd, "--%s %s: %s", params[c - FAMILY_OPT]->name, arg, why);
 		free(why);
@@ -151,14 +110,14 @@ int probes_option(const char *cmd, int c, const char *arg,
 
 static int parse_option(int c, struct run_args *a, const struct aw_param **params)
 {
+	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
+
 	switch (c) {
 	case 'o':
 		a->output = optarg;
 		return 0;
 	case 'f':
-		if (parse_format(optarg, &a->format) != 0)
-			return usage_error("run", "--format takes ktap, text, json or kcidb, not '%s'", optarg);
-		return 0;
+		return parse_format("run", optarg, formats, &a->format);
 	}
 	return probes_option("run", c, optarg, params, &a->probes);
 }
@@ -315,7 +274,7 @@ int cmd_run(int argc, char **argv)
 	if (!a.output)
 		a.output = a.default_output =
 			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
-	if ((rc = probes_check_output("run", a.output)) != 0)
+	if ((rc = check_writable("run", "the snapshot", a.output)) != 0)
 		goto out;
 	probes_execute(&a.probes, refs, nrefs, a.format == FORMAT_KTAP ? stdout : NULL, &run);
 	report(&a, &run);

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* What every command's command line shares: the usage error, and the
+ * parsing of values several commands take (--format, seconds, a file to
+ * write), so that each is refused in the same words everywhere. */
 #include "commands.h"
 #include "core/util.h"
 
+#include <errno.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -14,4 +22,69 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (see 'abiwatch %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
 	return AW_EXIT_USAGE;
+}
+
+/* "a, b or c" of a NULL-terminated list, malloc'd. */
+static char *one_of(const char *const *names)
+{
+	char *out = xstrdup(names[0]);
+	for (size_t i = 1; names[i]; i++) {
+		char *more = xasprintf("%s%s%s", out, names[i + 1] ? ", " : " or ", names[i]);
+		free(out);
+		out = more;
+	}
+	return out;
+}
+
+int parse_choice(const char *cmd, const char *option, const char *arg, const char *const *names,
+		 int *choice)
+{
+	for (int i = 0; names[i]; i++) {
+		if (strcmp(arg, names[i]) == 0) {
+			*choice = i;
+			return 0;
+		}
+	}
+	char *list = one_of(names);
+	int rc = usage_error(cmd, "%s takes %s, not '%s'", option, list, arg);
+	free(list);
+	return rc;
+}
+
+int parse_format(const char *cmd, const char *arg, const char *const *offered,
+		 enum output_format *format)
+{
+	static const char *const all[] = {
+		[FORMAT_TEXT] = "text", [FORMAT_KTAP] = "ktap", [FORMAT_JSON] = "json",
+		[FORMAT_KCIDB] = "kcidb", NULL,
+	};
+	int i;
+	int rc = parse_choice(cmd, "--format", arg, offered, &i);
+	for (int f = 0; rc == 0 && all[f]; f++)
+		if (strcmp(all[f], offered[i]) == 0)
+			*format = (enum output_format)f;
+	return rc;
+}
+
+int parse_seconds(const char *cmd, const char *option, const char *arg, double *seconds)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || v > 86400)
+		return usage_error(cmd, "%s takes seconds in (0, 86400], not '%s'", option, arg);
+	*seconds = v;
+	return 0;
+}
+
+int check_writable(const char *cmd, const char *what, const char *path)
+{
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+	int rc = 0;
+	if (access(dir, W_OK | X_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0))
+		rc = usage_error(cmd, "cannot write %s%s'%s': %s", what ? what : "", what ? " " : "",
+				 path, strerror(errno));
+	free(copy);
+	return rc;
 }

@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,33 +74,6 @@ int aw_vm_check_run_args(const char *cmd, char *const *args, size_t n)
 					   "abiwatch %s -o", a, cmd);
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
 			return usage_error(cmd, "RUN-ARGS may not ask for help ('%s')", a);
-	}
-	return 0;
-}
-
-int aw_vm_check_output(const char *cmd, const char *path)
-{
-	char *copy = xstrdup(path);
-	const char *dir = dirname(copy);
-	int rc = 0;
-	if (access(dir, W_OK | X_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0))
-		rc = usage_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-	free(copy);
-	return rc;
-}
-
-int aw_vm_write_text(const char *path, const char *data, size_t len, char **err)
-{
-	FILE *f = fopen(path, "we");
-	if (!f) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	bool ok = fwrite(data, 1, len, f) == len;
-	ok = fclose(f) == 0 && ok;
-	if (!ok) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
 	}
 	return 0;
 }
@@ -183,8 +155,8 @@ int cmd_vm(int argc, char **argv)
 	if (!c.output)
 		c.output = default_output = xasprintf("abiwatch-%s.snapshot", release);
 	free(release);
-	if ((rc = aw_vm_check_output("vm", c.output)) != 0 ||
-	    (c.console && (rc = aw_vm_check_output("vm", c.console)) != 0))
+	if ((rc = check_writable("vm", NULL, c.output)) != 0 ||
+	    (c.console && (rc = check_writable("vm", NULL, c.console)) != 0))
 		goto out;
 
 	struct aw_vm_result r;

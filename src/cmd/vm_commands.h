@@ -10,14 +10,8 @@ int cmd_vm(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* Seconds in (0, 86400].  0 or -1. */
-int aw_vm_parse_seconds(const char *s, double *out);
 /* RUN-ARGS must leave the snapshot's path to the command.  0, or the
  * usage exit status after the message. */
 int aw_vm_check_run_args(const char *cmd, char *const *args, size_t n);
-/* Whether path could be written (before anything is booted). */
-int aw_vm_check_output(const char *cmd, const char *path);
-/* Write data to path.  0, or -1 with *err. */
-int aw_vm_write_text(const char *path, const char *data, size_t len, char **err);
 
 #endif

@@ -44,8 +44,6 @@ enum type { TY_BOOL, TY_NUM, TY_TEXT, TY_VALUE };
 enum cmp { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *const cmp_text[] = { "==", "!=", "<", "<=", ">", ">=" };
 
-enum state { S_PASS, S_FAIL, S_SKIP, S_ERROR, S_TIMEOUT };
-static const char *const state_text[] = { "pass", "fail", "skip", "error", "timeout" };
 
 struct aw_assume_node {
 	enum node_kind kind;
@@ -55,7 +53,7 @@ struct aw_assume_node {
 	const char *text;         /* N_TEXT, N_KEY */
 	enum cmp cmp;             /* N_CMP */
 	bool negated;             /* N_IN: "not in"; N_IS: "is not" */
-	enum state state;         /* N_IS */
+	enum aw_status state;     /* N_IS */
 	struct aw_assume_node *a, *b;
 	struct aw_assume_node **set; /* N_IN */
 	size_t nset;
@@ -661,12 +659,9 @@ static node *parse_is(struct parser *p, node *key, size_t at)
 	}
 	if (!t)
 		return NULL;
-	for (int s = S_PASS; s <= S_TIMEOUT; s++) {
-		if (is_word(t, state_text[s])) {
-			n->state = (enum state)s;
-			consume(p);
-			return n;
-		}
+	if (t->kind == T_WORD && aw_status_parse(t->text, strlen(t->text), &n->state) == 0) {
+		consume(p);
+		return n;
 	}
 	return fail_at(p, t->start, "expected pass, fail, skip, error or timeout, got %s", got(p, t));
 }
@@ -1051,26 +1046,21 @@ bool aw_assume_names(const struct aw_assumptions *a, bool check, const char *nam
 
 /* ---- why a key is missing ---- */
 
-/* Does this binary have a probe declaring an item the pattern matches? */
-static const char *known_probe(const char *pattern, bool check, char *buf, size_t len)
+/* The first probe of this binary (in declaration order) declaring an
+ * item of that kind the pattern matches, or NULL.  A probe whose name the
+ * pattern cannot begin to match is passed over with all its items. */
+static const char *known_probe(const char *pattern, bool check)
 {
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
-	for (size_t f = 0; f < nfam; f++) {
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t i = 0; i < np; i++) {
-			snprintf(buf, len, "%s.%s", fams[f]->name, probes[i]->name);
-			if (!match(pattern, buf, true))
-				continue; /* none of its items can match */
-			for (const struct aw_item *it = probes[i]->items; it && it->name; it++) {
-				char *full = xasprintf("%s.%s.%s", fams[f]->name, probes[i]->name, it->name);
-				bool hit = (it->kind == AW_CHECK) == check && aw_key_match(pattern, full);
-				free(full);
-				if (hit)
-					return buf;
-			}
-		}
+	const struct aw_catalogue_entry *cat;
+	size_t n = aw_catalogue(&cat);
+	bool could = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (aw_catalogue_is_probe(&cat[i]))
+			could = match(pattern, cat[i].name, true);
+		else if (could && cat[i].item && (cat[i].item->kind == AW_CHECK) == check &&
+			 aw_key_match(pattern, cat[i].name))
+			return aw_catalogue_probe_of(cat[i].name)->name;
 	}
 	return NULL;
 }
@@ -1085,16 +1075,16 @@ static char *probes_under(const struct aw_snapshot *s, const char *pattern, size
 	*ran = 0;
 	*first_ran = NULL;
 	for (size_t i = 0; i < s->n; i++) {
-		const char *k = s->kv[i].key;
-		if (strncmp(k, "probe.", 6) != 0 || !match(pattern, k + 6, true))
+		const struct aw_record *r = &s->records[i];
+		if (r->cls != AW_KEY_PROBE || !match(pattern, r->name, true))
 			continue;
-		if (strcmp(s->kv[i].value, "ran") == 0) {
-			*first_ran = *first_ran ? *first_ran : k + 6;
+		if (r->status == AW_ST_PASS) {
+			*first_ran = *first_ran ? *first_ran : r->name;
 			(*ran)++;
 			continue;
 		}
-		char *v = aw_escape(s->kv[i].value);
-		char *more = xasprintf("%s%sprobe %s: %s", out ? out : "", out ? "; " : "", k + 6, v);
+		char *v = aw_escape(r->value);
+		char *more = xasprintf("%s%sprobe %s: %s", out ? out : "", out ? "; " : "", r->name, v);
 		free(v);
 		free(out);
 		out = more;
@@ -1104,8 +1094,7 @@ static char *probes_under(const struct aw_snapshot *s, const char *pattern, size
 
 static char *why_missing(const struct aw_snapshot *s, const char *pattern, bool check)
 {
-	const char *what = check ? "check" : "observation", *first;
-	char buf[512];
+	const char *what = check ? "check" : "observation", *first, *known;
 	size_t ran;
 	char *skipped = probes_under(s, pattern, &ran, &first), *why;
 
@@ -1114,9 +1103,9 @@ static char *why_missing(const struct aw_snapshot *s, const char *pattern, bool 
 	else if (ran)
 		why = xasprintf("no %s matches %s, although probe %s%s ran", what, pattern, first,
 				ran > 1 ? " and others" : "");
-	else if (known_probe(pattern, check, buf, sizeof(buf)))
+	else if ((known = known_probe(pattern, check)))
 		why = xasprintf("no %s matches %s: the snapshot has no result of probe %s "
-				"(it was not run)", what, pattern, buf);
+				"(it was not run)", what, pattern, known);
 	else
 		why = xasprintf("no %s matches %s: no probe of this abiwatch (%s) reports one",
 				what, pattern, ABIWATCH_VERSION);
@@ -1189,31 +1178,19 @@ static const char *key_name(const struct ev *e, const node *n)
 	return e->wild && strcmp(n->text, e->wild) == 0 ? e->bound : n->text;
 }
 
-/* The value of PREFIX NAME.  A snapshot without keys is not searched:
- * aw_snapshot_get()'s bsearch() on its NULL array is undefined. */
-static const char *get2(const struct aw_snapshot *s, const char *prefix, const char *name)
-{
-	if (!s->n)
-		return NULL;
-	char *key = xasprintf("%s%s", prefix, name);
-	const char *v = aw_snapshot_get(s, key);
-	free(key);
-	return v;
-}
-
 static void read_obs(struct ev *e, const node *n, struct val *v)
 {
-	const char *name = key_name(e, n), *value = get2(e->s, "obs.", name);
-	const char *un = value ? NULL : get2(e->s, "unobserved.", name);
-	char *esc = aw_escape(value ? value : un ? un : "");
+	const char *name = key_name(e, n);
+	const struct aw_record *obs = aw_snapshot_observation(e->s, name);
+	char *esc = aw_escape(obs ? obs->value : "");
 
 	v->key = name;
-	if (value) {
+	if (obs && obs->cls == AW_KEY_OBS) {
 		v->known = true;
-		v->text = value;
-		v->number = parse_int(value, &v->num);
+		v->text = obs->value;
+		v->number = parse_int(obs->value, &v->num);
 		add_fact(e, false, xasprintf("%s = %s", name, esc));
-	} else if (un) {
+	} else if (obs) {
 		add_fact(e, true, xasprintf("%s: %s", name, esc));
 	} else {
 		add_fact(e, true, why_missing(e->s, name, false));
@@ -1329,24 +1306,19 @@ static enum tv eval_in(struct ev *e, const node *n)
  * timeout) leaves "is pass" unknown.  The other states are plain facts. */
 static enum tv eval_is(struct ev *e, const node *n)
 {
-	const char *name = key_name(e, n->a), *value = get2(e->s, "check.", name);
-	if (!value) {
+	const char *name = key_name(e, n->a);
+	const struct aw_record *check = aw_snapshot_find(e->s, AW_KEY_CHECK, name);
+	if (!check) {
 		add_fact(e, true, why_missing(e->s, name, true));
 		return TV_UNKNOWN;
 	}
-	int st = -1;
-	for (int s = S_PASS; s <= S_TIMEOUT && st < 0; s++) {
-		size_t l = strlen(state_text[s]);
-		if (strncmp(value, state_text[s], l) == 0 && (value[l] == '\0' || value[l] == ':'))
-			st = s;
-	}
-	char *esc = aw_escape(value);
-	bool outcome = st == S_PASS || st == S_FAIL;
-	add_fact(e, !outcome && n->state <= S_FAIL, xasprintf("%s: %s", name, esc));
+	char *esc = aw_escape(check->value);
+	bool unknown = !aw_status_is_outcome(check->status) && aw_status_is_outcome(n->state);
+	add_fact(e, unknown, xasprintf("%s: %s", name, esc));
 	free(esc);
-	if (st < 0 || (!outcome && n->state <= S_FAIL))
+	if (unknown)
 		return TV_UNKNOWN;
-	return truth((st == (int)n->state) != n->negated);
+	return truth((check->status == n->state) != n->negated);
 }
 
 static enum tv eval_bool(struct ev *e, const node *n)
@@ -1421,21 +1393,16 @@ static int by_string(const void *a, const void *b)
  * and not made alike, so that the unmade ones count as unknown. */
 static char **matches(const struct aw_snapshot *s, const struct aw_assume_key *k, size_t *n)
 {
-	static const char *const obs_prefixes[] = { "obs.", "unobserved." };
-	static const char *const check_prefixes[] = { "check." };
-	const char *const *prefixes = k->check ? check_prefixes : obs_prefixes;
-	size_t np = k->check ? 1 : 2;
 	char **out = NULL;
 
 	*n = 0;
 	for (size_t i = 0; i < s->n; i++) {
-		for (size_t j = 0; j < np; j++) {
-			size_t l = strlen(prefixes[j]);
-			const char *key = s->kv[i].key;
-			if (strncmp(key, prefixes[j], l) == 0 && aw_key_match(k->pattern, key + l)) {
-				out = xrealloc(out, (*n + 1) * sizeof(*out));
-				out[(*n)++] = xstrdup(key + l);
-			}
+		const struct aw_record *r = &s->records[i];
+		bool of_kind = k->check ? r->cls == AW_KEY_CHECK
+					: r->cls == AW_KEY_OBS || r->cls == AW_KEY_UNOBSERVED;
+		if (of_kind && aw_key_match(k->pattern, r->name)) {
+			out = xrealloc(out, (*n + 1) * sizeof(*out));
+			out[(*n)++] = xstrdup(r->name);
 		}
 	}
 	if (*n) /* qsort's base must not be NULL, even for nothing */
@@ -1605,7 +1572,7 @@ static void put_node(FILE *f, const node *n, int ctx)
 	case N_CMP: put_binary(f, n, cmp_text[n->cmp], P_ADD, P_ADD); break;
 	case N_IN: put_set(f, n); break;
 	case N_IS:
-		fprintf(f, "%s is %s%s", n->a->text, n->negated ? "not " : "", state_text[n->state]);
+		fprintf(f, "%s is %s%s", n->a->text, n->negated ? "not " : "", aw_status_name(n->state));
 		break;
 	case N_NOT: fputs("not ", f); put_node(f, n->a, P_NOT); break;
 	case N_AND: put_binary(f, n, "and", P_AND, P_NOT); break;

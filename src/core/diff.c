@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "diff.h"
 #include "registry.h"
-#include "textfile.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -10,143 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- loading ---- */
-
-enum state { ST_OK, ST_FAIL, ST_SKIP, ST_ERROR, ST_TIMEOUT, ST_TEXT };
-
-static const char *const state_words[] = {
-	[ST_OK] = "pass", [ST_FAIL] = "fail", [ST_SKIP] = "skip",
-	[ST_ERROR] = "error", [ST_TIMEOUT] = "timeout",
-};
-
-/* "skip" or "skip: why" into *st; ok_word is what stands for ST_OK
- * ("ran" for a probe, NULL where it cannot appear).  false: malformed. */
-static bool parse_state(const char *v, const char *ok_word, enum state *st)
-{
-	if (ok_word && strcmp(v, ok_word) == 0) {
-		*st = ST_OK;
-		return true;
-	}
-	for (int s = ST_FAIL; s <= ST_TIMEOUT; s++) {
-		size_t n = strlen(state_words[s]);
-		if (strncmp(v, state_words[s], n) == 0 &&
-		    (v[n] == '\0' || (v[n] == ':' && v[n + 1] == ' '))) {
-			*st = (enum state)s;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* aw_snapshot_get(), safe on a snapshot without keys: its bsearch() on a
- * NULL array is undefined behaviour (UBSan stops the ASan build there). */
-static const char *lookup(const struct aw_snapshot *s, const char *key)
-{
-	return s->n ? aw_snapshot_get(s, key) : NULL;
-}
-
-static bool starts(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* The status a key's value must start with, or NULL when any text goes. */
-static const char *value_rule(const char *key, const char **ok_word)
-{
-	*ok_word = NULL;
-	if (starts(key, "probe.")) {
-		*ok_word = "ran";
-		return "ran, or skip, fail, error or timeout followed by ': reason'";
-	}
-	if (starts(key, "unobserved."))
-		return "skip, fail, error or timeout, optionally followed by ': reason'";
-	return NULL;
-}
-
-int aw_diff_validate(const struct aw_snapshot *s, const char *name, char **err)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		const char *key = s->kv[i].key, *ok_word;
-		const char *rule = value_rule(key, &ok_word);
-		enum state st;
-		unsigned line = (unsigned)i + 2; /* the header is line 1 */
-
-		if (rule && !parse_state(s->kv[i].value, ok_word, &st)) {
-			char *v = aw_escape(s->kv[i].value);
-			*err = xasprintf("%s:%u: the value of %s must be %s; got '%.80s'",
-					 name, line, key, rule, v);
-			free(v);
-			return -1;
-		}
-		if (starts(key, "unobserved.")) {
-			char *twin = xasprintf("obs.%s", key + strlen("unobserved."));
-			bool both = lookup(s, twin) != NULL;
-			free(twin);
-			if (both) {
-				*err = xasprintf("%s:%u: %s, but the observation was also made "
-						 "(obs.%s): a snapshot records one or the other",
-						 name, line, key, key + strlen("unobserved."));
-				return -1;
-			}
-		}
-	}
-	return 0;
-}
-
-int aw_diff_load(const char *path, struct aw_snapshot *s, char **err)
-{
-	char *text;
-	size_t len;
-
-	memset(s, 0, sizeof(*s));
-	if (aw_textfile_read(path, "snapshot", AW_TEXTFILE_MAX, &text, &len, err) != 0)
-		return -1;
-	int rc = aw_snapshot_parse(text, len, path, s, err);
-	free(text);
-	if (rc == 0 && (rc = aw_diff_validate(s, path, err)) != 0)
-		aw_snapshot_free(s);
-	return rc;
-}
-
 /* ---- one side's items, by class and name ---- */
 
 struct entry {
 	enum aw_diff_class cls;
-	const char *item;  /* the name without its class prefix */
-	const char *value; /* the snapshot's value */
-	enum state st;
+	const struct aw_record *rec;
 };
 
-static const char *const class_prefix[] = {
-	[AW_DIFF_PROBE] = "probe.", [AW_DIFF_CHECK] = "check.",
-	[AW_DIFF_OBS] = "obs.", [AW_DIFF_OTHER] = "",
-};
-
-static void classify_key(const struct aw_kv *kv, struct entry *e)
+/* The key a change is named by: obs.X also for an observation not made. */
+static char *change_key(const struct entry *e)
 {
-	/* status: the value starts with a state; ok is the word for ST_OK. */
-	static const struct {
-		const char *prefix;
-		enum aw_diff_class cls;
-		bool status;
-		const char *ok;
-	} kinds[] = {
-		{ "probe.", AW_DIFF_PROBE, true, "ran" },
-		{ "check.", AW_DIFF_CHECK, true, "pass" },
-		{ "obs.", AW_DIFF_OBS, false, NULL },
-		{ "unobserved.", AW_DIFF_OBS, true, NULL },
-	};
-	*e = (struct entry){ AW_DIFF_OTHER, kv->key, kv->value, ST_TEXT };
-	for (size_t i = 0; i < AW_ARRAY_SIZE(kinds); i++) {
-		if (!starts(kv->key, kinds[i].prefix))
-			continue;
-		e->cls = kinds[i].cls;
-		e->item = kv->key + strlen(kinds[i].prefix);
-		e->st = ST_OK; /* an observation made */
-		if (kinds[i].status && !parse_state(kv->value, kinds[i].ok, &e->st))
-			e->st = ST_TEXT; /* only an unvalidated snapshot gets here */
-		return;
+	enum aw_key_class cls = e->rec->cls == AW_KEY_UNOBSERVED ? AW_KEY_OBS : e->rec->cls;
+	return xasprintf("%s%s", aw_key_class_prefix(cls), e->rec->name);
+}
+
+/* obs.X and unobserved.X are one observation X whose state changed. */
+static enum aw_diff_class diff_class(enum aw_key_class cls)
+{
+	switch (cls) {
+	case AW_KEY_PROBE: return AW_DIFF_PROBE;
+	case AW_KEY_CHECK: return AW_DIFF_CHECK;
+	case AW_KEY_OBS:
+	case AW_KEY_UNOBSERVED: return AW_DIFF_OBS;
+	case AW_KEY_ENV:
+	case AW_KEY_OTHER: break;
 	}
+	return AW_DIFF_OTHER;
 }
 
 static int by_class_and_item(const void *a, const void *b)
@@ -154,17 +42,17 @@ static int by_class_and_item(const void *a, const void *b)
 	const struct entry *x = a, *y = b;
 	if (x->cls != y->cls)
 		return x->cls < y->cls ? -1 : 1;
-	return strcmp(x->item, y->item);
+	return strcmp(x->rec->name, y->rec->name);
 }
 
-/* Every key but env.*, sorted for merging. */
+/* Every record but env.*, sorted for merging. */
 static struct entry *entries_of(const struct aw_snapshot *s, size_t *n)
 {
-	struct entry *e = xcalloc(s->n, sizeof(*e));
+	struct entry *e = xcalloc(s->n + 1, sizeof(*e));
 	*n = 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (!starts(s->kv[i].key, "env."))
-			classify_key(&s->kv[i], &e[(*n)++]);
+		if (s->records[i].cls != AW_KEY_ENV)
+			e[(*n)++] = (struct entry){ diff_class(s->records[i].cls), &s->records[i] };
 	qsort(e, *n, sizeof(*e), by_class_and_item);
 	return e;
 }
@@ -178,17 +66,19 @@ static int change_kind(const struct entry *o, const struct entry *n)
 		return AW_DIFF_ADDED;
 	if (!n)
 		return AW_DIFF_REMOVED;
-	if (o->st == n->st && strcmp(o->value, n->value) == 0)
+	/* Other keys have no status (NONE): only their values compare. */
+	enum aw_status was = o->rec->status, is = n->rec->status;
+	if (was == is && strcmp(o->rec->value, n->rec->value) == 0)
 		return -1;
-	if (o->st == n->st)
+	if (was == is)
 		return AW_DIFF_CHANGED;
-	if (n->st == ST_SKIP)
+	if (is == AW_ST_SKIP)
 		return AW_DIFF_SKIPPED;
-	if (o->st == ST_SKIP)
+	if (was == AW_ST_SKIP)
 		return AW_DIFF_UNSKIPPED;
-	if (o->st == ST_OK && n->st != ST_TEXT)
+	if (was == AW_ST_PASS && is != AW_ST_NONE)
 		return AW_DIFF_REGRESSED;
-	if (n->st == ST_OK && o->st != ST_TEXT)
+	if (is == AW_ST_PASS && was != AW_ST_NONE)
 		return AW_DIFF_RECOVERED;
 	return AW_DIFF_CHANGED;
 }
@@ -206,45 +96,21 @@ const char *aw_diff_kind_name(enum aw_diff_kind k)
 
 /* ---- the catalogue: meanings and needs of the items this binary knows ---- */
 
-static const struct aw_probe *find_probe(const char *name, const struct aw_family **fam_out)
-{
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
-
-	for (size_t f = 0; f < nfam; f++) {
-		size_t fl = strlen(fams[f]->name);
-		if (strncmp(name, fams[f]->name, fl) != 0 || name[fl] != '.')
-			continue;
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			size_t pl = strlen(probes[p]->name);
-			const char *rest = name + fl + 1;
-			if (strncmp(rest, probes[p]->name, pl) == 0 &&
-			    (rest[pl] == '\0' || rest[pl] == '.')) {
-				*fam_out = fams[f];
-				return probes[p];
-			}
-		}
-	}
-	return NULL;
-}
-
-/* The probe an item belongs to, and the item (NULL for a probe's own key). */
+/* The probe an item belongs to, and the item of the entry's kind (NULL
+ * for a probe's own key, or one this binary does not declare). */
 static const struct aw_probe *find_known(const struct entry *e, const struct aw_item **item)
 {
-	const struct aw_family *fam;
-	const struct aw_probe *p = e->cls == AW_DIFF_OTHER ? NULL : find_probe(e->item, &fam);
+	const struct aw_catalogue_entry *probe =
+		e->cls == AW_DIFF_OTHER ? NULL : aw_catalogue_probe_of(e->rec->name);
 
 	*item = NULL;
-	if (!p || e->cls == AW_DIFF_PROBE)
-		return p;
-	const char *rest = e->item + strlen(fam->name) + strlen(p->name) + 2;
+	if (!probe || e->cls == AW_DIFF_PROBE)
+		return probe ? probe->ref.probe : NULL;
+	const struct aw_catalogue_entry *it = aw_catalogue_find(e->rec->name);
 	enum aw_item_kind want = e->cls == AW_DIFF_CHECK ? AW_CHECK : AW_OBSERVATION;
-	for (const struct aw_item *it = p->items; it && it->name; it++)
-		if (it->kind == want && strcmp(it->name, rest) == 0)
-			*item = it;
-	return p;
+	if (it && it->item && it->item->kind == want)
+		*item = it->item;
+	return probe->ref.probe;
 }
 
 /* What the change means for programs: the item's .change, else its
@@ -365,9 +231,11 @@ static void diff_env(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	const struct aw_snapshot *sides[2] = { old, new };
 	for (int side = 0; side < 2; side++) {
 		for (size_t i = 0; i < sides[side]->n; i++) {
-			const char *key = sides[side]->kv[i].key;
-			const char *ov = lookup(old, key), *nv = lookup(new, key);
-			if (!starts(key, "env.") || (side == 1 && ov) ||
+			if (sides[side]->records[i].cls != AW_KEY_ENV)
+				continue;
+			const char *key = sides[side]->records[i].key;
+			const char *ov = aw_snapshot_get(old, key), *nv = aw_snapshot_get(new, key);
+			if ((side == 1 && ov) ||
 			    (ov && nv && strcmp(ov, nv) == 0))
 				continue;
 			add_env(d, key, ov, nv, ignored(opts, key, key));
@@ -424,7 +292,7 @@ static char *env_cause(const struct aw_diff *d, const struct entry *skipped,
 			if (in_list(lacks, nl, has[j]))
 				continue;
 			bool cap = strcmp(e->key, "env.caps") == 0 && probe_needs_cap(p, has[j]);
-			if (cap || names_word(skipped->value, has[j]))
+			if (cap || names_word(skipped->rec->value, has[j]))
 				cause = xasprintf("the %s environment lacks %s (%s)",
 						  new_side_skips ? "new" : "old", has[j], e->key);
 		}
@@ -446,11 +314,10 @@ static char *probes_run(const struct aw_snapshot *s)
 {
 	char *out = NULL;
 	for (size_t i = 0; i < s->n; i++) {
-		const char *key = s->kv[i].key;
-		if (!starts(key, "probe."))
+		if (s->records[i].cls != AW_KEY_PROBE)
 			continue;
 		char *more = xasprintf("%s%s%s", out ? out : "", out ? "," : "",
-				       key + strlen("probe."));
+				       s->records[i].name);
 		free(out);
 		out = more;
 	}
@@ -460,7 +327,7 @@ static char *probes_run(const struct aw_snapshot *s)
 static void diff_probes_run(const struct aw_snapshot *old, const struct aw_snapshot *new,
 			    const struct aw_diff_opts *opts, struct aw_diff *d)
 {
-	if (lookup(old, PROBES_RUN_KEY) || lookup(new, PROBES_RUN_KEY))
+	if (aw_snapshot_get(old, PROBES_RUN_KEY) || aw_snapshot_get(new, PROBES_RUN_KEY))
 		return; /* a newer format's own key of that name wins */
 	char *ov = probes_run(old), *nv = probes_run(new);
 	if (strcmp(ov, nv) != 0)
@@ -485,8 +352,9 @@ static char *unrun_cause(const struct aw_diff *d, const struct entry *e, bool ne
 	char *cause = NULL;
 	for (size_t i = 0; i < nran && !cause; i++) {
 		size_t n = strlen(ran[i]);
-		if (!in_list(lack, nlack, ran[i]) && strncmp(e->item, ran[i], n) == 0 &&
-		    (e->item[n] == '\0' || e->item[n] == '.'))
+		const char *item = e->rec->name;
+		if (!in_list(lack, nlack, ran[i]) && strncmp(item, ran[i], n) == 0 &&
+		    (item[n] == '\0' || item[n] == '.'))
 			cause = xasprintf("the %s snapshot did not run %s (%s)",
 					  new_side_lacks ? "new" : "old", ran[i], PROBES_RUN_KEY);
 	}
@@ -501,9 +369,9 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 	const struct entry *e = n ? n : o;
 	struct aw_diff_change c = {
 		.cls = e->cls, .kind = kind,
-		.name = xasprintf("%s%s", class_prefix[e->cls], e->item),
-		.old_value = o ? xstrdup(o->value) : NULL,
-		.new_value = n ? xstrdup(n->value) : NULL,
+		.name = change_key(e),
+		.old_value = o ? xstrdup(o->rec->value) : NULL,
+		.new_value = n ? xstrdup(n->rec->value) : NULL,
 		.meaning = meaning_of(e),
 	};
 	if (kind == AW_DIFF_SKIPPED || kind == AW_DIFF_UNSKIPPED)
@@ -516,8 +384,8 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 
 static bool entry_ignored(const struct aw_diff_opts *opts, const struct entry *e)
 {
-	char *key = xasprintf("%s%s", class_prefix[e->cls], e->item);
-	bool hit = ignored(opts, e->item, key);
+	char *key = change_key(e);
+	bool hit = ignored(opts, e->rec->name, key);
 	free(key);
 	return hit;
 }

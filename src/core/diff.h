@@ -63,15 +63,6 @@ struct aw_diff_opts {
 	size_t nignore;
 };
 
-/* Load a snapshot for comparing: the size and NUL checks of
- * aw_textfile_read(), the snapshot reader, then what comparing needs
- * beyond the syntax (a status in every probe.*, check.* and unobserved.*
- * value; never both obs.X and unobserved.X).  0, or -1 with *err
- * "FILE:LINE: ..." (malloc'd). */
-int aw_diff_load(const char *path, struct aw_snapshot *snap, char **err);
-/* The same checks on a parsed snapshot; name is used in the messages. */
-int aw_diff_validate(const struct aw_snapshot *snap, const char *name, char **err);
-
 void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *new,
 		     const struct aw_diff_opts *opts, struct aw_diff *d);
 /* Whether any change is left that the environment does not explain:

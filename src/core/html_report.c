@@ -15,7 +15,7 @@ enum cell_kind { CELL_ABSENT, CELL_CHECK, CELL_OBS, CELL_UNOBSERVED, CELL_PROBE 
 
 struct cell {
 	enum cell_kind kind;
-	const char *value; /* the snapshot's */
+	const struct aw_record *rec; /* the snapshot's, NULL when absent */
 };
 
 struct row {
@@ -42,41 +42,30 @@ struct known {
 	bool found;
 };
 
+/* The entry of name if it is of that kind, for its rank. */
+static const struct aw_catalogue_entry *entry(const char *name, bool probe, bool item)
+{
+	const struct aw_catalogue_entry *e = name ? aw_catalogue_find(name) : NULL;
+	return e && (e->ref.probe != NULL) == probe && (e->item != NULL) == item ? e : NULL;
+}
+
+/* The ranks of a family, its probe ("family.probe") and its item (the
+ * full name), each as far as the catalogue knows them, and the summary of
+ * the last one asked for.  NULL probe: the family's; NULL item: the
+ * probe's. */
 static struct known lookup(const char *family, const char *probe, const char *item)
 {
 	struct known k = { .frank = 1L << 30, .prank = 1L << 30, .irank = 1L << 30 };
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
-	for (size_t f = 0; f < nfam; f++) {
-		if (strcmp(fams[f]->name, family) != 0)
-			continue;
-		k.frank = (long)f;
-		if (!probe) {
-			k.summary = fams[f]->summary;
-			k.found = true;
-			return k;
-		}
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			if (strcmp(probes[p]->name, probe) != 0)
-				continue;
-			k.prank = (long)p;
-			if (!item) {
-				k.summary = probes[p]->summary;
-				k.found = true;
-				return k;
-			}
-			for (size_t i = 0; probes[p]->items[i].name; i++) {
-				if (strcmp(probes[p]->items[i].name, item) == 0) {
-					k.irank = (long)i;
-					k.summary = probes[p]->items[i].summary;
-					k.found = true;
-					return k;
-				}
-			}
-		}
-	}
+	const struct aw_catalogue_entry *f = entry(family, false, false);
+	const struct aw_catalogue_entry *p = f ? entry(probe, true, false) : NULL;
+	const struct aw_catalogue_entry *i = p ? entry(item, true, true) : NULL;
+	const struct aw_catalogue_entry *asked = item ? i : probe ? p : f;
+
+	k.frank = f ? (long)f->rank : k.frank;
+	k.prank = p ? (long)p->rank : k.prank;
+	k.irank = i ? (long)i->rank : k.irank;
+	k.summary = asked ? asked->summary : NULL;
+	k.found = asked != NULL;
 	return k;
 }
 
@@ -100,10 +89,7 @@ static struct row *find_row(struct model *m, const char *name, enum row_kind kin
 	r->probe = dot ? (dot2 ? strndup(name, (size_t)(dot2 - name)) : xstrdup(name)) : xstrdup(name);
 	if (!r->family || !r->probe)
 		abort();
-	const char *pname = dot ? dot + 1 : "";
-	char *pshort = dot2 ? strndup(pname, (size_t)(dot2 - pname)) : xstrdup(pname);
-	struct known k = lookup(r->family, pshort, kind == ROW_PROBE ? NULL : (dot2 ? dot2 + 1 : ""));
-	free(pshort);
+	struct known k = lookup(r->family, r->probe, kind == ROW_PROBE ? NULL : name);
 	r->frank = k.frank;
 	r->prank = k.prank;
 	r->irank = kind == ROW_PROBE ? -1 : k.irank;
@@ -134,30 +120,36 @@ static bool same_cell(const struct cell *a, const struct cell *b)
 		return false;
 	if (a->kind == CELL_ABSENT)
 		return true;
-	return strcmp(a->value, b->value) == 0;
+	return strcmp(a->rec->value, b->rec->value) == 0;
+}
+
+/* The row and cell a record makes; false for env.* and other keys. */
+static bool place(enum aw_key_class cls, enum row_kind *row, enum cell_kind *cell)
+{
+	switch (cls) {
+	case AW_KEY_CHECK: *row = ROW_CHECK; *cell = CELL_CHECK; return true;
+	case AW_KEY_OBS: *row = ROW_OBS; *cell = CELL_OBS; return true;
+	case AW_KEY_UNOBSERVED: *row = ROW_OBS; *cell = CELL_UNOBSERVED; return true;
+	case AW_KEY_PROBE: *row = ROW_PROBE; *cell = CELL_PROBE; return true;
+	case AW_KEY_ENV:
+	case AW_KEY_OTHER: break;
+	}
+	return false;
 }
 
 static void build(struct model *m, const struct aw_report_opts *o)
 {
-	static const struct { const char *prefix; enum row_kind row; enum cell_kind cell; } kinds[] = {
-		{ "check.", ROW_CHECK, CELL_CHECK },
-		{ "obs.", ROW_OBS, CELL_OBS },
-		{ "unobserved.", ROW_OBS, CELL_UNOBSERVED },
-		{ "probe.", ROW_PROBE, CELL_PROBE },
-	};
 	memset(m, 0, sizeof(*m));
 	m->ncols = o->ncols;
 	for (size_t c = 0; c < o->ncols; c++) {
 		const struct aw_snapshot *s = &o->cols[c].snap;
 		for (size_t i = 0; i < s->n; i++) {
-			for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-				size_t pl = strlen(kinds[k].prefix);
-				if (strncmp(s->kv[i].key, kinds[k].prefix, pl) != 0)
-					continue;
-				struct row *r = find_row(m, s->kv[i].key + pl, kinds[k].row);
-				r->cells[c].kind = kinds[k].cell;
-				r->cells[c].value = s->kv[i].value;
-			}
+			enum row_kind row;
+			enum cell_kind cell;
+			if (!place(s->records[i].cls, &row, &cell))
+				continue;
+			struct row *r = find_row(m, s->records[i].name, row);
+			r->cells[c] = (struct cell){ cell, &s->records[i] };
 		}
 	}
 	qsort(m->rows, m->n, sizeof(*m->rows), by_order);
@@ -304,66 +296,61 @@ static const char css[] =
 	"tr.changed th.item{background:#fff4d6}"
 	".legend span{display:inline-block;padding:.1em .5em;margin-right:.4em;border:1px solid #d0d0d5}";
 
+/* The class of a cell: its status for checks and probes (a probe that
+ * ran is a pass), else what it is. */
+static const char *cell_class(const struct cell *c)
+{
+	switch (c->kind) {
+	case CELL_CHECK:
+	case CELL_PROBE: return aw_status_name(c->rec->status);
+	case CELL_OBS: return "obs";
+	case CELL_UNOBSERVED: return "unobserved";
+	case CELL_ABSENT: break;
+	}
+	return "absent";
+}
+
+/* The reason below the status, cut at 90 bytes; an unobserved cell's
+ * names its status too. */
+static void write_why(FILE *out, const struct cell *c)
+{
+	const char *why = c->rec->reason;
+	size_t l = strlen(why);
+	fputs("<span class=\"why\">", out);
+	if (c->kind == CELL_UNOBSERVED) {
+		esc(out, aw_status_name(c->rec->status));
+		fputs(": ", out);
+	}
+	esc_n(out, why, l > 90 ? 90 : l);
+	if (l > 90)
+		fputs("\xe2\x80\xa6", out);
+	fputs("</span>", out);
+}
+
 /* The cell: a check's status (its reason below), an observation's value. */
 static void write_cell(FILE *out, const struct cell *c, bool changed, size_t col)
 {
-	const char *cls = "absent";
-	const char *v = c->value;
-	const char *colon = v ? strstr(v, ": ") : NULL;
-	size_t stlen = colon ? (size_t)(colon - v) : (v ? strlen(v) : 0);
-	char *status = v ? strndup(v, stlen) : NULL;
-
-	switch (c->kind) {
-	case CELL_CHECK:
-	case CELL_PROBE:
-		cls = status && (strcmp(status, "pass") == 0 || strcmp(status, "ran") == 0) ? "pass"
-		      : status && strcmp(status, "fail") == 0 ? "fail"
-		      : status && strcmp(status, "skip") == 0 ? "skip"
-		      : status && strcmp(status, "timeout") == 0 ? "timeout" : "error";
-		break;
-	case CELL_OBS: cls = "obs"; break;
-	case CELL_UNOBSERVED: cls = "unobserved"; break;
-	case CELL_ABSENT: break;
-	}
-	fprintf(out, "<td class=\"%s%s\" data-col=\"%zu\"", cls, changed ? " changed" : "", col);
-	if (v && (c->kind != CELL_OBS)) {
+	fprintf(out, "<td class=\"%s%s\" data-col=\"%zu\"", cell_class(c), changed ? " changed" : "",
+		col);
+	if (c->rec && c->kind != CELL_OBS) {
 		fputs(" title=\"", out);
-		esc(out, v);
+		esc(out, c->rec->value);
 		fputc('"', out);
 	}
 	fputc('>', out);
-	switch (c->kind) {
-	case CELL_ABSENT:
+	if (c->kind == CELL_ABSENT) {
 		fputs("absent", out);
-		break;
-	case CELL_OBS:
+	} else if (c->kind == CELL_OBS) {
 		fputs("<span class=\"v\">", out);
-		esc(out, v);
+		esc(out, c->rec->value);
 		fputs("</span>", out);
-		break;
-	case CELL_UNOBSERVED:
-		fputs("unobserved", out);
-		/* fall through */
-	case CELL_CHECK:
-	case CELL_PROBE:
-		if (c->kind != CELL_UNOBSERVED)
-			esc(out, status);
-		if (colon) {
-			size_t l = strlen(colon + 2);
-			fputs("<span class=\"why\">", out);
-			if (c->kind == CELL_UNOBSERVED) {
-				esc(out, status);
-				fputs(": ", out);
-			}
-			esc_n(out, colon + 2, l > 90 ? 90 : l);
-			if (l > 90)
-				fputs("\xe2\x80\xa6", out);
-			fputs("</span>", out);
-		}
-		break;
+	} else {
+		enum aw_subject of = c->kind == CELL_PROBE ? AW_OF_PROBE : AW_OF_CHECK;
+		esc(out, c->kind == CELL_UNOBSERVED ? "unobserved" : aw_status_word(c->rec->status, of));
+		if (c->rec->reason)
+			write_why(out, c);
 	}
 	fputs("</td>", out);
-	free(status);
 }
 
 /* "lacks cap_x" against the union of every column's capabilities. */
@@ -501,8 +488,9 @@ static void cell_text(FILE *out, const struct cell *c)
 {
 	if (c->kind == CELL_UNOBSERVED)
 		fputs("unobserved: ", out);
-	esc_n(out, c->value, strlen(c->value) > 60 ? 60 : strlen(c->value));
-	if (strlen(c->value) > 60)
+	const char *v = c->rec->value;
+	esc_n(out, v, strlen(v) > 60 ? 60 : strlen(v));
+	if (strlen(v) > 60)
 		fputs("\xe2\x80\xa6", out);
 }
 
@@ -549,21 +537,67 @@ static void write_changes(FILE *out, const struct aw_report_opts *o, const struc
 	}
 }
 
+static struct aw_report_stats count(const struct model *m)
+{
+	struct aw_report_stats st = { 0 };
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->rows[i].kind == ROW_PROBE)
+			continue;
+		st.rows++;
+		st.changed_rows += m->rows[i].changed;
+		for (size_t c = 1; c < m->ncols; c++)
+			st.changed_cells += !same_cell(&m->rows[i].cells[c], &m->rows[i].cells[c - 1]);
+	}
+	return st;
+}
+
+static void write_family_row(FILE *out, const struct aw_report_opts *o, const char *family,
+			     size_t ncols)
+{
+	struct known k = lookup(family, NULL, NULL);
+	fprintf(out, "<tr class=\"family\" id=\"family-");
+	esc(out, family);
+	fprintf(out, "\"><th colspan=\"%zu\">", ncols + 1);
+	write_link(out, o, family, family);
+	if (k.summary) {
+		fputs(": ", out);
+		esc(out, k.summary);
+	}
+	fputs("</th></tr>\n", out);
+}
+
+/* A probe's or an item's row: its name linked to the catalogue (an item's
+ * without its probe's), the summary as its title, a cell per column. */
+static void write_row(FILE *out, const struct aw_report_opts *o, const struct row *r, size_t ncols)
+{
+	const char *kind = r->kind == ROW_CHECK ? "check" : "obs";
+	const char *shown = r->name + strlen(r->probe);
+	if (r->kind == ROW_PROBE)
+		fputs("<tr class=\"probe\" id=\"", out);
+	else
+		fprintf(out, "<tr class=\"item %s%s\" id=\"", kind, r->changed ? " changed" : "");
+	esc(out, r->name);
+	fputs(r->kind == ROW_PROBE ? "\"><th" : "\"><th class=\"item\"", out);
+	if (r->summary) {
+		fputs(" title=\"", out);
+		esc(out, r->summary);
+		fputc('"', out);
+	}
+	fputc('>', out);
+	write_link(out, o, r->name, *shown == '.' ? shown + 1 : r->name);
+	if (r->kind != ROW_PROBE)
+		fprintf(out, "<span class=\"kind\">%s</span>", kind);
+	fputs("</th>", out);
+	for (size_t c = 0; c < ncols; c++)
+		write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
+	fputs("</tr>\n", out);
+}
+
 void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_stats *stats)
 {
 	struct model m;
-	struct aw_report_stats st = { 0 };
 	build(&m, o);
-	for (size_t i = 0; i < m.n; i++) {
-		if (m.rows[i].kind == ROW_PROBE)
-			continue;
-		st.rows++;
-		if (m.rows[i].changed)
-			st.changed_rows++;
-		for (size_t c = 1; c < m.ncols; c++)
-			if (!same_cell(&m.rows[i].cells[c], &m.rows[i].cells[c - 1]))
-				st.changed_cells++;
-	}
+	struct aw_report_stats st = count(&m);
 	write_head(out, o, &m, &st);
 	write_changes(out, o, &m);
 	fputs("<h2>All results</h2>\n<table class=\"results\" id=\"results\">\n", out);
@@ -575,61 +609,18 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 		if (o->changed_only && !r->changed && r->kind != ROW_PROBE)
 			continue;
 		if (!family || strcmp(family, r->family) != 0) {
-			struct known k = lookup(r->family, NULL, NULL);
-			fprintf(out, "<tr class=\"family\" id=\"family-");
-			esc(out, r->family);
-			fprintf(out, "\"><th colspan=\"%zu\">", m.ncols + 1);
-			write_link(out, o, r->family, r->family);
-			if (k.summary) {
-				fputs(": ", out);
-				esc(out, k.summary);
-			}
-			fputs("</th></tr>\n", out);
+			write_family_row(out, o, r->family, m.ncols);
 			family = r->family;
 			probe = NULL;
 		}
-		if (r->kind == ROW_PROBE || !probe || strcmp(probe, r->probe) != 0) {
-			if (r->kind != ROW_PROBE) {
-				/* Items without a probe.* line: a heading of their own. */
-				fputs("<tr class=\"probe\"><th>", out);
-				write_link(out, o, r->probe, r->probe);
-				fprintf(out, "</th><td colspan=\"%zu\"></td></tr>\n", m.ncols);
-			}
-			probe = r->probe;
+		if (r->kind != ROW_PROBE && (!probe || strcmp(probe, r->probe) != 0)) {
+			/* Items without a probe.* line: a heading of their own. */
+			fputs("<tr class=\"probe\"><th>", out);
+			write_link(out, o, r->probe, r->probe);
+			fprintf(out, "</th><td colspan=\"%zu\"></td></tr>\n", m.ncols);
 		}
-		if (r->kind == ROW_PROBE) {
-			fputs("<tr class=\"probe\" id=\"", out);
-			esc(out, r->name);
-			fputs("\"><th", out);
-			if (r->summary) {
-				fputs(" title=\"", out);
-				esc(out, r->summary);
-				fputc('"', out);
-			}
-			fputc('>', out);
-			write_link(out, o, r->name, r->name);
-			fputs("</th>", out);
-			for (size_t c = 0; c < m.ncols; c++)
-				write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
-			fputs("</tr>\n", out);
-			continue;
-		}
-		fprintf(out, "<tr class=\"item %s%s\" id=\"", r->kind == ROW_CHECK ? "check" : "obs",
-			r->changed ? " changed" : "");
-		esc(out, r->name);
-		fputs("\"><th class=\"item\"", out);
-		if (r->summary) {
-			fputs(" title=\"", out);
-			esc(out, r->summary);
-			fputc('"', out);
-		}
-		fputc('>', out);
-		const char *shown = r->name + strlen(r->probe);
-		write_link(out, o, r->name, *shown == '.' ? shown + 1 : r->name);
-		fprintf(out, "<span class=\"kind\">%s</span></th>", r->kind == ROW_CHECK ? "check" : "obs");
-		for (size_t c = 0; c < m.ncols; c++)
-			write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
-		fputs("</tr>\n", out);
+		probe = r->probe;
+		write_row(out, o, r, m.ncols);
 	}
 	fputs("</tbody>\n</table>\n</body>\n</html>\n", out);
 	if (stats)

@@ -18,7 +18,7 @@ static json_object *item_json(const struct aw_item_result *it)
 	bool obs = it->item->kind == AW_OBSERVATION;
 	add_str(o, "name", it->fullname);
 	add_str(o, "kind", obs ? "observation" : "check");
-	add_str(o, "status", obs && it->status == AW_ST_PASS ? "observed" : aw_status_name(it->status));
+	add_str(o, "status", aw_status_word(it->status, obs ? AW_OF_OBSERVATION : AW_OF_CHECK));
 	add_str(o, obs && it->status == AW_ST_PASS ? "value" : "reason", it->text);
 	return o;
 }
@@ -31,7 +31,7 @@ static json_object *probe_json(const struct aw_probe_result *r)
 
 	add_str(o, "name", r->fullname);
 	add_str(o, "summary", r->ref.probe->summary);
-	add_str(o, "status", r->status == AW_ST_PASS ? "ran" : aw_status_name(r->status));
+	add_str(o, "status", aw_status_word(r->status, AW_OF_PROBE));
 	add_str(o, "reason", r->reason);
 	json_object_object_add(o, "seconds", json_object_new_double(r->seconds));
 	for (size_t i = 0; i < r->nitems; i++)

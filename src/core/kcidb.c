@@ -23,7 +23,7 @@ static const char *const kst_name[] = { "SKIP", "DONE", "PASS", "MISS", "ERROR",
 /* A probe (family.probe): its own outcome and what its items add up to. */
 struct node {
 	char *name;
-	const char *value;      /* of probe.NAME: "ran", "skip: why"..., or NULL */
+	const struct aw_record *probe; /* its probe.NAME, or NULL */
 	bool has_status;
 	enum kst status;        /* of its checks so far */
 	json_object *observations, *unobserved;
@@ -79,7 +79,7 @@ static char *snapshot_digest(const struct aw_snapshot *s)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	for (size_t i = 0; i < s->n; i++)
-		h = fnv1a(fnv1a(h, s->kv[i].key), s->kv[i].value);
+		h = fnv1a(fnv1a(h, s->records[i].key), s->records[i].value);
 	return xasprintf("%016llx", (unsigned long long)h);
 }
 
@@ -129,24 +129,18 @@ static char *test_path(const char *name)
 	return p;
 }
 
-/* "fail: why" -> K_FAIL and "why"; "timeout: why" is an ERROR (the
- * test did not complete), as is anything unknown. */
-static enum kst parse_state(const char *value, const char **why)
+/* KCIDB's status of one of ours: a timeout is an ERROR (the test did not
+ * complete). */
+static enum kst kcidb_status(enum aw_status st)
 {
-	static const struct { const char *word; enum kst st; } states[] = {
-		{ "pass", K_PASS }, { "fail", K_FAIL }, { "skip", K_SKIP },
-		{ "error", K_ERROR }, { "timeout", K_ERROR },
-	};
-	*why = NULL;
-	for (size_t i = 0; i < AW_ARRAY_SIZE(states); i++) {
-		size_t n = strlen(states[i].word);
-		if (strncmp(value, states[i].word, n) != 0 || (value[n] && value[n] != ':'))
-			continue;
-		if (value[n] == ':')
-			*why = value + n + (value[n + 1] == ' ' ? 2 : 1);
-		return states[i].st;
+	switch (st) {
+	case AW_ST_PASS: return K_PASS;
+	case AW_ST_FAIL: return K_FAIL;
+	case AW_ST_SKIP: return K_SKIP;
+	case AW_ST_NONE:
+	case AW_ST_ERROR:
+	case AW_ST_TIMEOUT: break;
 	}
-	*why = value;
 	return K_ERROR;
 }
 
@@ -171,31 +165,17 @@ static int by_node_name(const void *a, const void *b)
 	return strcmp(((const struct node *)a)->name, ((const struct node *)b)->name);
 }
 
-/* "family.probe" of "KIND.family.probe[.item]", or NULL. */
-static char *probe_of(const char *key)
+/* "family.probe" of a record's "family.probe[.item]", or NULL for env.*,
+ * other keys and names without both parts. */
+static char *probe_of(const struct aw_record *r)
 {
-	const char *f = strchr(key, '.');
-	const char *p = f ? strchr(f + 1, '.') : NULL;
-	if (!p || p == f + 1 || !p[1])
+	if (r->cls == AW_KEY_ENV || r->cls == AW_KEY_OTHER)
+		return NULL;
+	const char *p = strchr(r->name, '.');
+	if (!p || p == r->name || !p[1])
 		return NULL;
 	const char *end = strchr(p + 1, '.');
-	return end ? strndup(f + 1, (size_t)(end - f - 1)) : xstrdup(f + 1);
-}
-
-static bool is_kind(const char *key, const char *kind)
-{
-	size_t n = strlen(kind);
-	return strncmp(key, kind, n) == 0 && key[n] == '.';
-}
-
-static const char *const probe_kinds[] = { "probe", "check", "obs", "unobserved" };
-
-static bool has_probe_kind(const char *key)
-{
-	for (size_t i = 0; i < AW_ARRAY_SIZE(probe_kinds); i++)
-		if (is_kind(key, probe_kinds[i]))
-			return true;
-	return false;
+	return end ? strndup(r->name, (size_t)(end - r->name)) : xstrdup(r->name);
 }
 
 static void collect_nodes(struct snap_ctx *c)
@@ -203,7 +183,7 @@ static void collect_nodes(struct snap_ctx *c)
 	const struct aw_snapshot *s = c->snap;
 	c->nodes = xcalloc(s->n + 1, sizeof(*c->nodes));
 	for (size_t i = 0; i < s->n; i++) {
-		char *name = has_probe_kind(s->kv[i].key) ? probe_of(s->kv[i].key) : NULL;
+		char *name = probe_of(&s->records[i]);
 		if (name)
 			c->nodes[c->nnodes++].name = name;
 	}
@@ -222,9 +202,9 @@ static void collect_nodes(struct snap_ctx *c)
 	c->nnodes = kept;
 }
 
-static struct node *node_of(struct snap_ctx *c, const char *key)
+static struct node *node_of(struct snap_ctx *c, const struct aw_record *r)
 {
-	char *name = probe_of(key);
+	char *name = probe_of(r);
 	if (!name)
 		return NULL;
 	struct node want = { .name = name };
@@ -296,8 +276,8 @@ static json_object *environment_misc(const struct aw_snapshot *s)
 {
 	json_object *misc = json_object_new_object();
 	for (size_t i = 0; i < s->n; i++)
-		if (is_kind(s->kv[i].key, "env"))
-			add_str(misc, s->kv[i].key + 4, s->kv[i].value);
+		if (s->records[i].cls == AW_KEY_ENV)
+			add_str(misc, s->records[i].name, s->records[i].value);
 	return misc;
 }
 
@@ -349,62 +329,54 @@ static char *made_build(struct doc *d, const struct aw_snapshot *s)
 
 /* ---- the tests of one snapshot ---- */
 
-static void add_check(struct snap_ctx *c, const struct aw_kv *kv)
+static void add_check(struct snap_ctx *c, const struct aw_record *r)
 {
-	const char *why;
-	enum kst st = parse_state(kv->value, &why);
-	new_test(c, kv->key + strlen("check."), st, why);
-	struct node *n = node_of(c, kv->key);
+	enum kst st = kcidb_status(r->status);
+	new_test(c, r->name, st, r->reason);
+	struct node *n = node_of(c, r);
 	if (n)
 		raise_status(&n->has_status, &n->status, st);
 }
 
 /* Every observation goes into its probe's misc; one whose item declares a
  * unit is also a test of its own carrying the number. */
-static void add_observation(struct snap_ctx *c, const struct aw_kv *kv)
+static void add_observation(struct snap_ctx *c, const struct aw_record *r)
 {
-	const char *name = kv->key + strlen("obs.");
-	struct node *n = node_of(c, kv->key);
+	struct node *n = node_of(c, r);
 	if (n)
-		add_str(n->observations, item_part(name, n), kv->value);
-	const struct aw_item *item = aw_item_find(name);
+		add_str(n->observations, item_part(r->name, n), r->value);
+	const struct aw_item *item = aw_item_find(r->name);
 	int64_t v;
-	if (!item || !item->unit || !decimal_value(kv->value, &v))
+	if (!item || !item->unit || !decimal_value(r->value, &v))
 		return;
-	json_object *t = new_test(c, name, K_DONE, NULL);
+	json_object *t = new_test(c, r->name, K_DONE, NULL);
 	json_object *num = json_object_new_object();
 	json_object_object_add(num, "value", json_object_new_int64(v));
 	add_str(num, "unit", item->unit);
 	json_object_object_add(t, "number", num);
 }
 
-static void add_unobserved(struct snap_ctx *c, const struct aw_kv *kv)
+static void add_unobserved(struct snap_ctx *c, const struct aw_record *r)
 {
-	struct node *n = node_of(c, kv->key);
+	struct node *n = node_of(c, r);
 	if (n)
-		add_str(n->unobserved, item_part(kv->key + strlen("unobserved."), n), kv->value);
+		add_str(n->unobserved, item_part(r->name, n), r->value);
 }
 
-static void add_probe_value(struct snap_ctx *c, const struct aw_kv *kv)
+static void add_probe_record(struct snap_ctx *c, const struct aw_record *r)
 {
-	struct node *n = node_of(c, kv->key);
+	struct node *n = node_of(c, r);
 	if (n)
-		n->value = kv->value;
+		n->probe = r;
 }
 
 /* A probe that ran is what its checks are (DONE with none); one that did
  * not is SKIP or ERROR with its reason. */
 static enum kst emit_probe(struct snap_ctx *c, struct node *n)
 {
-	const char *why = NULL;
-	enum kst st;
-	if (n->value && strcmp(n->value, "ran") != 0)
-		st = parse_state(n->value, &why);
-	else
-		st = n->has_status ? n->status : K_DONE;
-	if (st == K_PASS && n->value && strcmp(n->value, "ran") != 0)
-		st = K_ERROR; /* "pass" is no outcome of a probe */
-	json_object *t = new_test(c, n->name, st, why);
+	bool ran = !n->probe || n->probe->status == AW_ST_PASS;
+	enum kst st = ran ? (n->has_status ? n->status : K_DONE) : kcidb_status(n->probe->status);
+	json_object *t = new_test(c, n->name, st, ran ? NULL : n->probe->reason);
 	json_object *misc = json_object_new_object();
 	json_object_object_add(misc, "observations", n->observations);
 	json_object_object_add(misc, "unobserved", n->unobserved);
@@ -453,15 +425,15 @@ static void add_snapshot(struct doc *d, const struct aw_snapshot *s)
 	c.environment = make_environment(s);
 	collect_nodes(&c);
 	for (size_t i = 0; i < s->n; i++) {
-		const struct aw_kv *kv = &s->kv[i];
-		if (is_kind(kv->key, "check"))
-			add_check(&c, kv);
-		else if (is_kind(kv->key, "obs"))
-			add_observation(&c, kv);
-		else if (is_kind(kv->key, "unobserved"))
-			add_unobserved(&c, kv);
-		else if (is_kind(kv->key, "probe"))
-			add_probe_value(&c, kv);
+		const struct aw_record *r = &s->records[i];
+		if (r->cls == AW_KEY_CHECK)
+			add_check(&c, r);
+		else if (r->cls == AW_KEY_OBS)
+			add_observation(&c, r);
+		else if (r->cls == AW_KEY_UNOBSERVED)
+			add_unobserved(&c, r);
+		else if (r->cls == AW_KEY_PROBE)
+			add_probe_record(&c, r);
 	}
 	emit_tree(&c);
 	for (size_t i = 0; i < c.nnodes; i++)

@@ -2,22 +2,16 @@
 #include "protocol.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A status a report may carry: timeout is the runner's to give. */
 static int parse_status(const char *s, size_t len, enum aw_status *st)
 {
-	static const enum aw_status all[] = { AW_ST_PASS, AW_ST_FAIL, AW_ST_SKIP, AW_ST_ERROR };
-	for (size_t i = 0; i < AW_ARRAY_SIZE(all); i++) {
-		const char *name = aw_status_name(all[i]);
-		if (strlen(name) == len && strncmp(s, name, len) == 0) {
-			*st = all[i];
-			return 0;
-		}
-	}
-	return -1;
+	return aw_status_parse(s, len, st) == 0 && *st != AW_ST_TIMEOUT ? 0 : -1;
 }
 
 static int broken(struct aw_probe_result *r, const char *why, const char *line)
@@ -66,23 +60,54 @@ static int apply_item(struct aw_probe_result *r, const char *line, enum aw_item_
 	return 0;
 }
 
+/* A decimal number of 0 to 255 (exit statuses, signals), whole. */
+static int parse_code(const char *s, int *code)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || v > 255)
+		return -1;
+	*code = (int)v;
+	return 0;
+}
+
+/* "exit N" or "signal N", whole, into *end. */
+static int parse_end(const char *s, struct aw_probe_end *end)
+{
+	static const struct { const char *word; enum aw_end_kind how; } kinds[] = {
+		{ "exit ", AW_END_EXIT }, { "signal ", AW_END_SIGNAL },
+	};
+	for (size_t i = 0; i < AW_ARRAY_SIZE(kinds); i++) {
+		size_t n = strlen(kinds[i].word);
+		int code;
+		if (strncmp(s, kinds[i].word, n) != 0 || parse_code(s + n, &code) != 0)
+			continue;
+		*end = (struct aw_probe_end){ kinds[i].how, code };
+		return 0;
+	}
+	return -1;
+}
+
+/* How a probe ended, for people. */
+static char *crash_reason(const struct aw_probe_end *end)
+{
+	if (end->how == AW_END_SIGNAL)
+		return xasprintf("crashed: killed by signal %d (%s)", end->code, strsignal(end->code));
+	return xasprintf("crashed: exited with status %d", end->code);
+}
+
 static int apply_exit(struct aw_probe_result *r, const char *line)
 {
-	char how[16];
-	int num;
-	if (sscanf(line + 2, "%15s %d", how, &num) != 2)
+	if (parse_end(line + 2, &r->end) != 0)
 		return broken(r, "bad exit line", line);
-	if (strcmp(how, "exit") == 0 && num == 0) {
+	if (r->end.how == AW_END_EXIT && r->end.code == 0) {
 		/* A protocol error earlier still stands. */
 		if (r->status == AW_ST_NONE)
 			r->status = AW_ST_PASS;
 		return 0;
 	}
 	free(r->reason);
-	if (strcmp(how, "signal") == 0)
-		r->reason = xasprintf("crashed: killed by signal %d (%s)", num, strsignal(num));
-	else
-		r->reason = xasprintf("crashed: exited with status %d", num);
+	r->reason = crash_reason(&r->end);
 	r->status = AW_ST_ERROR;
 	return 0;
 }

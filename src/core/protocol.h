@@ -7,7 +7,8 @@
  *   C <item> <pass|fail|skip|error> [escaped text]   a check
  *   O <item> <pass|skip|error> [escaped text]        an observation
  *   N <escaped text>                                 a note
- *   X <exit|signal> <number>                         how the probe ended
+ *   X <exit|signal> <number>                         how the probe ended,
+ *                                                    kept as numbers (result.h)
  */
 #ifndef ABIWATCH_PROTOCOL_H
 #define ABIWATCH_PROTOCOL_H

@@ -122,28 +122,25 @@ bool aw_ref_selected(const char *glob, const struct aw_probe_ref *ref)
 void aw_select_each(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 		    size_t *count, bool *hit)
 {
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
+	const struct aw_catalogue_entry *cat;
+	size_t ncat = aw_catalogue(&cat);
 	struct aw_probe_ref *refs = NULL;
 	size_t n = 0;
 
 	memset(hit, 0, nglobs * sizeof(*hit));
-	for (size_t f = 0; f < nfam; f++) {
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			struct aw_probe_ref ref = { fams[f], probes[p] };
-			bool take = nglobs == 0;
-			for (size_t g = 0; g < nglobs; g++) {
-				if (aw_ref_selected(globs[g], &ref)) {
-					hit[g] = true;
-					take = true;
-				}
+	for (size_t e = 0; e < ncat; e++) {
+		if (!aw_catalogue_is_probe(&cat[e]))
+			continue;
+		bool take = nglobs == 0;
+		for (size_t g = 0; g < nglobs; g++) {
+			if (aw_ref_selected(globs[g], &cat[e].ref)) {
+				hit[g] = true;
+				take = true;
 			}
-			if (take) {
-				refs = xrealloc(refs, (n + 1) * sizeof(*refs));
-				refs[n++] = ref;
-			}
+		}
+		if (take) {
+			refs = xrealloc(refs, (n + 1) * sizeof(*refs));
+			refs[n++] = cat[e].ref;
 		}
 	}
 	*out = refs;
@@ -168,51 +165,109 @@ int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 	return 0;
 }
 
-/* s is "prefix." followed by the rest; the rest, or NULL. */
-static const char *after_prefix(const char *s, const char *prefix)
+/* ---- the catalogue ---- */
+
+static struct aw_catalogue_entry *entries;
+static size_t nentries;
+static const struct aw_catalogue_entry **by_entry_name; /* for bsearch */
+
+static void add_entry(const struct aw_family *f, const struct aw_probe *p,
+		      const struct aw_item *it, size_t rank, char *name, const char *summary)
 {
-	size_t n = strlen(prefix);
-	return strncmp(s, prefix, n) == 0 && s[n] == '.' ? s + n + 1 : NULL;
+	entries = xrealloc(entries, (nentries + 1) * sizeof(*entries));
+	entries[nentries++] = (struct aw_catalogue_entry){
+		.ref = { f, p }, .item = it, .name = name, .summary = summary, .rank = rank,
+	};
 }
 
-/* The item of a probe named in the family's tables, or NULL. */
-static const struct aw_item *item_in(const struct aw_probe *p, const char *item)
+static void add_family(const struct aw_family *f, size_t rank)
 {
-	for (const struct aw_item *it = p->items; item && it->name; it++)
-		if (strcmp(it->name, item) == 0)
-			return it;
-	return NULL;
+	const struct aw_probe *const *probes;
+	size_t np = aw_family_probes(f, &probes);
+
+	add_entry(f, NULL, NULL, rank, xstrdup(f->name), f->summary);
+	for (size_t p = 0; p < np; p++) {
+		add_entry(f, probes[p], NULL, p, xasprintf("%s.%s", f->name, probes[p]->name),
+			  probes[p]->summary);
+		for (size_t i = 0; probes[p]->items && probes[p]->items[i].name; i++)
+			add_entry(f, probes[p], &probes[p]->items[i], i,
+				  xasprintf("%s.%s.%s", f->name, probes[p]->name,
+					    probes[p]->items[i].name),
+				  probes[p]->items[i].summary);
+	}
+}
+
+static int by_entry(const void *a, const void *b)
+{
+	return strcmp((*(const struct aw_catalogue_entry *const *)a)->name,
+		      (*(const struct aw_catalogue_entry *const *)b)->name);
+}
+
+size_t aw_catalogue(const struct aw_catalogue_entry **out)
+{
+	if (!by_entry_name) {
+		const struct aw_family *const *fams;
+		size_t nfam = aw_families(&fams);
+		for (size_t f = 0; f < nfam; f++)
+			add_family(fams[f], f);
+		by_entry_name = xcalloc(nentries + 1, sizeof(*by_entry_name));
+		for (size_t i = 0; i < nentries; i++)
+			by_entry_name[i] = &entries[i];
+		qsort(by_entry_name, nentries, sizeof(*by_entry_name), by_entry);
+	}
+	*out = entries;
+	return nentries;
+}
+
+const struct aw_catalogue_entry *aw_catalogue_find(const char *name)
+{
+	const struct aw_catalogue_entry *all, want = { .name = name }, *key = &want;
+	if (aw_catalogue(&all) == 0)
+		return NULL;
+	const struct aw_catalogue_entry **hit =
+		bsearch(&key, by_entry_name, nentries, sizeof(*by_entry_name), by_entry);
+	return hit ? *hit : NULL;
+}
+
+const struct aw_catalogue_entry *aw_catalogue_probe_of(const char *name)
+{
+	const char *dot = strchr(name, '.');
+	const char *end = dot ? strchr(dot + 1, '.') : NULL;
+	char *probe = end ? strndup(name, (size_t)(end - name)) : xstrdup(name);
+	const struct aw_catalogue_entry *e = probe ? aw_catalogue_find(probe) : NULL;
+	free(probe);
+	return e && aw_catalogue_is_probe(e) ? e : NULL;
+}
+
+/* A probe made at run time (--path) reports items of a table its
+ * registered siblings share: the item named, if it is the same one in
+ * every probe of the family that has it. */
+static const struct aw_item *shared_item(const char *fullname)
+{
+	const char *dot = strchr(fullname, '.');
+	const char *item = dot ? strchr(dot + 1, '.') : NULL;
+	const struct aw_catalogue_entry *cat;
+	const struct aw_item *shared = NULL;
+	size_t ncat = aw_catalogue(&cat);
+
+	for (size_t e = 0; item && e < ncat; e++) {
+		const struct aw_catalogue_entry *c = &cat[e];
+		bool same_family = strncmp(c->name, fullname, (size_t)(dot - fullname) + 1) == 0;
+		if (!c->item || !same_family || strcmp(c->item->name, item + 1) != 0)
+			continue;
+		if (shared && c->item != shared)
+			return NULL;
+		shared = c->item;
+	}
+	return shared;
 }
 
 const struct aw_item *aw_item_find(const char *fullname)
 {
-	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams);
-	for (size_t f = 0; f < nfam; f++) {
-		const char *in_family = after_prefix(fullname, fams[f]->name);
-		if (!in_family)
-			continue;
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(fams[f], &probes);
-		for (size_t p = 0; p < np; p++) {
-			const struct aw_item *it = item_in(probes[p], after_prefix(in_family, probes[p]->name));
-			if (it)
-				return it;
-		}
-		/* A probe made at run time (--path) reports items of a table its
-		 * registered siblings share: the item, if it is the same one
-		 * in every probe of the family that has it. */
-		const char *dot = strchr(in_family, '.');
-		const struct aw_item *shared = NULL;
-		for (size_t p = 0; dot && p < np; p++) {
-			const struct aw_item *it = item_in(probes[p], dot + 1);
-			if (it && shared && it != shared)
-				return NULL;
-			shared = it ? it : shared;
-		}
-		return shared;
-	}
-	return NULL;
+	const struct aw_catalogue_entry *e = aw_catalogue_find(fullname);
+	if (e)
+		return e->item;
+	return shared_item(fullname);
 }
 
 static bool valid_name(const char *s, bool dots_ok)

@@ -22,6 +22,30 @@ size_t aw_family_probes(const struct aw_family *f, const struct aw_probe *const 
 /* "family.probe" into buf; returns buf. */
 char *aw_probe_fullname(const struct aw_probe_ref *ref, char *buf, size_t len);
 
+/* ---- the catalogue: family x probe x item, as one index built once ---- */
+
+/* A family, a probe of it, or an item of that probe. */
+struct aw_catalogue_entry {
+	struct aw_probe_ref ref;    /* .probe is NULL for a family's own entry */
+	const struct aw_item *item; /* NULL for a family's or probe's own entry */
+	const char *name;           /* "family", "family.probe", "family.probe.item" */
+	const char *summary;        /* the one line its table gives */
+	size_t rank;                /* its place among its siblings, from 0 */
+};
+
+/* Every entry in declaration order: each family (by name), followed by
+ * its probes in table order, each followed by its items in table order. */
+size_t aw_catalogue(const struct aw_catalogue_entry **out);
+/* The entry of a dotted name, or NULL. */
+const struct aw_catalogue_entry *aw_catalogue_find(const char *name);
+/* The probe a dotted name is of: "mqueue.noattr" for "mqueue.noattr" and
+ * "mqueue.noattr.maxmsg".  NULL when no registered probe is. */
+const struct aw_catalogue_entry *aw_catalogue_probe_of(const char *name);
+static inline bool aw_catalogue_is_probe(const struct aw_catalogue_entry *e)
+{
+	return e->ref.probe && !e->item;
+}
+
 /* The declared item whose full name is "family.probe.item", or NULL.  For
  * a probe made at run time (dirent's --path), the item of that name its
  * family's probes share, if they share one. */

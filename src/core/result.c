@@ -5,34 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *aw_status_name(enum aw_status st)
-{
-	switch (st) {
-	case AW_ST_PASS: return "pass";
-	case AW_ST_SKIP: return "skip";
-	case AW_ST_FAIL: return "fail";
-	case AW_ST_ERROR: return "error";
-	case AW_ST_TIMEOUT: return "timeout";
-	case AW_ST_NONE: break;
-	}
-	return "none";
-}
-
-/* Ordered by how much a reader must know about it. */
-static int severity(enum aw_status st)
-{
-	static const int rank[] = {
-		[AW_ST_NONE] = 0, [AW_ST_PASS] = 1, [AW_ST_SKIP] = 2,
-		[AW_ST_FAIL] = 3, [AW_ST_ERROR] = 4, [AW_ST_TIMEOUT] = 5,
-	};
-	return rank[st];
-}
-
-enum aw_status aw_status_worse(enum aw_status a, enum aw_status b)
-{
-	return severity(b) > severity(a) ? b : a;
-}
-
 void aw_probe_result_init(struct aw_probe_result *r, const struct aw_probe_ref *ref)
 {
 	char name[512];

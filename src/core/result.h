@@ -6,22 +6,10 @@
 
 #include "env.h"
 #include "registry.h"
+#include "status.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-enum aw_status {
-	AW_ST_NONE,    /* not reported (yet) */
-	AW_ST_PASS,    /* a check held; an observation was made */
-	AW_ST_SKIP,    /* not decidable here, with a reason */
-	AW_ST_FAIL,    /* a contract is broken */
-	AW_ST_ERROR,   /* the probe could not decide: its set-up broke */
-	AW_ST_TIMEOUT, /* the probe ran out of time */
-};
-
-const char *aw_status_name(enum aw_status st); /* "pass", "skip", ... */
-/* The worse of two statuses, for merging repeated reports. */
-enum aw_status aw_status_worse(enum aw_status a, enum aw_status b);
 
 struct aw_item_result {
 	const struct aw_item *item;
@@ -30,11 +18,27 @@ struct aw_item_result {
 	char *text;           /* value (observation made), else the reason */
 };
 
+/* How a probe's process ended, as init of its namespace saw it.  Kept as
+ * numbers, so that the runner decides on them (an exit status of 125 is
+ * init's own: the isolation could not be built); the sentence in the
+ * result's reason is only for people. */
+enum aw_end_kind {
+	AW_END_UNKNOWN, /* init said nothing (yet) */
+	AW_END_EXIT,    /* exited with status code */
+	AW_END_SIGNAL,  /* killed by signal code */
+};
+
+struct aw_probe_end {
+	enum aw_end_kind how;
+	int code;
+};
+
 struct aw_probe_result {
 	struct aw_probe_ref ref;
 	char *fullname;        /* family.probe */
 	enum aw_status status; /* PASS when it ran to the end */
 	char *reason;          /* why not PASS */
+	struct aw_probe_end end;
 	struct aw_item_result *items;
 	size_t nitems;
 	char **notes;

@@ -490,8 +490,8 @@ static void settle(struct aw_probe_result *r, enum ending how, double timeout_s)
 		free(r->reason);
 		r->reason = xstrdup("crashed: the probe's namespace ended without a result");
 	}
-	if (r->status == AW_ST_ERROR && r->reason &&
-	    strstr(r->reason, "exited with status 125")) {
+	if (r->status == AW_ST_ERROR && r->end.how == AW_END_EXIT &&
+	    r->end.code == EXIT_NO_ISOLATION) {
 		/* The isolation could not be built: nothing was tried. */
 		r->status = AW_ST_SKIP;
 		free(r->reason);

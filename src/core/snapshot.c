@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "snapshot.h"
+#include "textfile.h"
 #include "util.h"
 
 #include <errno.h>
@@ -16,40 +17,88 @@
 
 static const char header_word[] = "abiwatch-snapshot";
 
-/* The array doubles when full (when n is a power of two), so that reading
- * a large snapshot stays linear where realloc() moves the block, as the
- * ASan build's always does. */
-static void add(struct aw_snapshot *s, char *key, char *value)
+/* ---- records ---- */
+
+static const struct {
+	const char *prefix;
+	enum aw_key_class cls;
+} classes[] = {
+	{ "env.", AW_KEY_ENV }, { "probe.", AW_KEY_PROBE }, { "check.", AW_KEY_CHECK },
+	{ "obs.", AW_KEY_OBS }, { "unobserved.", AW_KEY_UNOBSERVED },
+};
+
+const char *aw_key_class_prefix(enum aw_key_class cls)
+{
+	for (size_t i = 0; i < AW_ARRAY_SIZE(classes); i++)
+		if (classes[i].cls == cls)
+			return classes[i].prefix;
+	return "";
+}
+
+/* The status a record's value holds, by what it is the status of. */
+static void parse_status(struct aw_record *r, enum aw_subject subject)
+{
+	if (aw_status_value_parse(r->value, subject, &r->status, &r->reason) != 0)
+		r->status = AW_ST_NONE; /* refused by the reader's validation */
+}
+
+/* Class, name and status from the key and value.  A value that does not
+ * hold the status its class needs leaves status NONE. */
+static void classify(struct aw_record *r)
+{
+	r->cls = AW_KEY_OTHER;
+	r->name = r->key;
+	r->status = AW_ST_NONE;
+	r->reason = NULL;
+	for (size_t i = 0; i < AW_ARRAY_SIZE(classes); i++) {
+		size_t n = strlen(classes[i].prefix);
+		if (strncmp(r->key, classes[i].prefix, n) == 0) {
+			r->cls = classes[i].cls;
+			r->name = r->key + n;
+			break;
+		}
+	}
+	if (r->cls == AW_KEY_PROBE)
+		parse_status(r, AW_OF_PROBE);
+	else if (r->cls == AW_KEY_CHECK)
+		parse_status(r, AW_OF_CHECK);
+	else if (r->cls == AW_KEY_UNOBSERVED)
+		parse_status(r, AW_OF_OBSERVATION);
+	else if (r->cls == AW_KEY_OBS)
+		r->status = AW_ST_PASS;
+}
+
+/* Append a record made of key and value (both taken over).  The array
+ * doubles when full (when n is a power of two), so that reading a large
+ * snapshot stays linear where realloc() moves the block, as the ASan
+ * build's always does. */
+static struct aw_record *add(struct aw_snapshot *s, char *key, char *value)
 {
 	if ((s->n & (s->n - 1)) == 0) /* 0, 1, 2, 4, ...: full */
-		s->kv = xrealloc(s->kv, (s->n ? 2 * s->n : 1) * sizeof(*s->kv));
-	s->kv[s->n].key = key;
-	s->kv[s->n].value = value;
-	s->n++;
+		s->records = xrealloc(s->records, (s->n ? 2 * s->n : 1) * sizeof(*s->records));
+	struct aw_record *r = &s->records[s->n++];
+	r->key = key;
+	r->value = value;
+	classify(r);
+	return r;
 }
 
 static int by_key(const void *a, const void *b)
 {
-	return strcmp(((const struct aw_kv *)a)->key, ((const struct aw_kv *)b)->key);
-}
-
-/* "pass", or "fail: why": the status and, when there is one, the reason. */
-static char *status_value(enum aw_status st, const char *reason)
-{
-	if (st == AW_ST_PASS || !reason)
-		return xstrdup(aw_status_name(st));
-	return xasprintf("%s: %s", aw_status_name(st), reason);
+	return strcmp(((const struct aw_record *)a)->key, ((const struct aw_record *)b)->key);
 }
 
 static void add_item(struct aw_snapshot *s, const struct aw_item_result *it)
 {
 	if (it->item->kind == AW_CHECK)
-		add(s, xasprintf("check.%s", it->fullname), status_value(it->status, it->text));
+		add(s, xasprintf("check.%s", it->fullname),
+		    aw_status_value_format(it->status, it->text, AW_OF_CHECK));
 	else if (it->status == AW_ST_PASS)
 		add(s, xasprintf("obs.%s", it->fullname), xstrdup(it->text ? it->text : ""));
 	else
 		add(s, xasprintf("unobserved.%s", it->fullname),
-		    status_value(it->status, it->text ? it->text : "no reason given"));
+		    aw_status_value_format(it->status, it->text ? it->text : "no reason given",
+					   AW_OF_OBSERVATION));
 }
 
 void aw_snapshot_from_run(const struct aw_run *run, struct aw_snapshot *s)
@@ -63,27 +112,80 @@ void aw_snapshot_from_run(const struct aw_run *run, struct aw_snapshot *s)
 	for (size_t p = 0; p < run->nprobes; p++) {
 		const struct aw_probe_result *r = &run->probes[p];
 		add(s, xasprintf("probe.%s", r->fullname),
-		    r->status == AW_ST_PASS ? xstrdup("ran") : status_value(r->status, r->reason));
+		    aw_status_value_format(r->status, r->reason, AW_OF_PROBE));
 		for (size_t i = 0; i < r->nitems; i++)
 			add_item(s, &r->items[i]);
 	}
-	qsort(s->kv, s->n, sizeof(*s->kv), by_key);
+	if (s->n) /* qsort's base must not be NULL, even for nothing */
+		qsort(s->records, s->n, sizeof(*s->records), by_key);
+}
+
+/* The record of a whole key.  A snapshot without records is not
+ * searched: bsearch() on its NULL array is undefined behaviour. */
+static struct aw_record *find_key(const struct aw_snapshot *s, const char *key)
+{
+	struct aw_record want = { .key = (char *)key };
+	return s->n ? bsearch(&want, s->records, s->n, sizeof(*s->records), by_key) : NULL;
 }
 
 const char *aw_snapshot_get(const struct aw_snapshot *s, const char *key)
 {
-	struct aw_kv probe = { .key = (char *)key };
-	struct aw_kv *hit = bsearch(&probe, s->kv, s->n, sizeof(*s->kv), by_key);
-	return hit ? hit->value : NULL;
+	const struct aw_record *r = find_key(s, key);
+	return r ? r->value : NULL;
+}
+
+const struct aw_record *aw_snapshot_find(const struct aw_snapshot *s, enum aw_key_class cls,
+					 const char *name)
+{
+	char *key = xasprintf("%s%s", aw_key_class_prefix(cls), name);
+	const struct aw_record *r = find_key(s, key);
+	free(key);
+	return r && r->cls == cls ? r : NULL;
+}
+
+const struct aw_record *aw_snapshot_observation(const struct aw_snapshot *s, const char *name)
+{
+	const struct aw_record *made = aw_snapshot_find(s, AW_KEY_OBS, name);
+	return made ? made : aw_snapshot_find(s, AW_KEY_UNOBSERVED, name);
+}
+
+/* Where key belongs among the sorted records: the first not below it. */
+static size_t position_of(const struct aw_snapshot *s, const char *key)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(s->records[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void aw_snapshot_set_env(struct aw_snapshot *s, const char *name, const char *value)
+{
+	char *key = xasprintf("env.%s", name);
+	struct aw_record *same = find_key(s, key);
+	if (same) {
+		free(key);
+		free(same->value);
+		same->value = xstrdup(value);
+		return;
+	}
+	size_t at = position_of(s, key);
+	struct aw_record made = *add(s, key, xstrdup(value));
+	memmove(&s->records[at + 1], &s->records[at], (s->n - 1 - at) * sizeof(*s->records));
+	s->records[at] = made;
 }
 
 void aw_snapshot_free(struct aw_snapshot *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		free(s->kv[i].key);
-		free(s->kv[i].value);
+		free(s->records[i].key);
+		free(s->records[i].value);
 	}
-	free(s->kv);
+	free(s->records);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -91,8 +193,8 @@ int aw_snapshot_write(const struct aw_snapshot *s, FILE *out)
 {
 	fprintf(out, "%s %u.%u\n", header_word, s->major, s->minor);
 	for (size_t i = 0; i < s->n; i++) {
-		char *v = aw_escape(s->kv[i].value);
-		fprintf(out, "%s = %s\n", s->kv[i].key, v);
+		char *v = aw_escape(s->records[i].value);
+		fprintf(out, "%s = %s\n", s->records[i].key, v);
 		free(v);
 	}
 	return ferror(out) ? -1 : 0;
@@ -184,20 +286,6 @@ static bool key_char(char c)
 	       c == '_' || c == '.' || c == '-' || c == '+';
 }
 
-static const char *const check_states[] = { "pass", "fail", "skip", "error", "timeout" };
-
-/* A check's value must start with a status: "pass" or "fail: why". */
-static bool valid_check_value(const char *v)
-{
-	for (size_t i = 0; i < AW_ARRAY_SIZE(check_states); i++) {
-		size_t n = strlen(check_states[i]);
-		if (strncmp(v, check_states[i], n) == 0 &&
-		    (v[n] == '\0' || (v[n] == ':' && v[n + 1] == ' ')))
-			return true;
-	}
-	return false;
-}
-
 struct parser {
 	const char *name;
 	unsigned line;
@@ -241,7 +329,8 @@ static int parse_header(struct parser *p, const char *line, struct aw_snapshot *
 	return 0;
 }
 
-static int parse_entry(struct parser *p, const char *line, struct aw_snapshot *s)
+/* "key = value": the key's length, or -1 after the error. */
+static int split_entry(struct parser *p, const char *line, size_t *key_len)
 {
 	const char *k = line;
 	while (key_char(*k))
@@ -253,28 +342,88 @@ static int parse_entry(struct parser *p, const char *line, struct aw_snapshot *s
 		if (*c < 0x20 || *c == 0x7f)
 			return parse_error(p, "a raw control character 0x%02x in a value: "
 					   "it must be written as \\x%02x", *c, *c);
-	char *key = strndup(line, (size_t)(k - line));
-	char *value = aw_unescape(k + 3);
-	if (!value) {
-		free(key);
-		return parse_error(p, "bad escape in value '%.80s' (only \\\\, \\n and \\xHH)", k + 3);
-	}
-	if (s->n && strcmp(s->kv[s->n - 1].key, key) >= 0) {
-		bool twice = strcmp(s->kv[s->n - 1].key, key) == 0;
-		int rc = twice ? parse_error(p, "key '%s' appears twice", key)
-			       : parse_error(p, "key '%s' is out of order: keys are sorted "
-					     "(LC_ALL=C sort)", key);
+	*key_len = (size_t)(k - line);
+	return 0;
+}
+
+/* Keys come sorted and once each: key goes after the last record. */
+static int check_order(struct parser *p, const struct aw_snapshot *s, const char *key)
+{
+	int cmp = s->n ? strcmp(s->records[s->n - 1].key, key) : -1;
+	if (cmp == 0)
+		return parse_error(p, "key '%s' appears twice", key);
+	if (cmp > 0)
+		return parse_error(p, "key '%s' is out of order: keys are sorted "
+				   "(LC_ALL=C sort)", key);
+	return 0;
+}
+
+static int parse_entry(struct parser *p, const char *line, struct aw_snapshot *s)
+{
+	size_t key_len = 0;
+	if (split_entry(p, line, &key_len) != 0)
+		return -1;
+	const char *raw = line + key_len + 3;
+	char *key = strndup(line, key_len);
+	char *value = aw_unescape(raw);
+	int rc = value ? check_order(p, s, key)
+		       : parse_error(p, "bad escape in value '%.80s' (only \\\\, \\n and \\xHH)", raw);
+	if (rc != 0) {
 		free(key);
 		free(value);
 		return rc;
 	}
-	if (strncmp(key, "check.", 6) == 0 && !valid_check_value(value)) {
-		free(key);
-		free(value);
-		return parse_error(p, "a check's value must be pass, fail, skip, error or "
-				   "timeout, optionally followed by ': reason'; got '%.80s'", k + 3);
+	const struct aw_record *r = add(s, key, value);
+	if (r->cls == AW_KEY_CHECK && r->status == AW_ST_NONE)
+		return parse_error(p, "a check's value must be %s; got '%.80s'",
+				   aw_status_value_rule(AW_OF_CHECK), raw);
+	return 0;
+}
+
+/* What the commands rely on beyond the syntax, once every line is read:
+ * a status in every probe.* and unobserved.* value, and never both obs.X
+ * and unobserved.X.  Record i is on line i + 2, after the header. */
+static int validate(struct parser *p, const struct aw_snapshot *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct aw_record *r = &s->records[i];
+		bool probe = r->cls == AW_KEY_PROBE, unobserved = r->cls == AW_KEY_UNOBSERVED;
+		p->line = (unsigned)i + 2;
+		if ((probe || unobserved) && r->status == AW_ST_NONE) {
+			char *v = aw_escape(r->value);
+			parse_error(p, "the value of %s must be %s; got '%.80s'", r->key,
+				    aw_status_value_rule(probe ? AW_OF_PROBE : AW_OF_OBSERVATION), v);
+			free(v);
+			return -1;
+		}
+		if (unobserved && aw_snapshot_find(s, AW_KEY_OBS, r->name))
+			return parse_error(p, "%s, but the observation was also made (obs.%s): "
+					   "a snapshot records one or the other", r->key, r->name);
 	}
-	add(s, key, value);
+	return 0;
+}
+
+/* Every line, the header first. */
+static int parse_lines(struct parser *p, const char *text, size_t len, struct aw_snapshot *s)
+{
+	const char *pos = text, *end = text + len;
+	if (len == 0) {
+		p->line = 1;
+		return parse_error(p, "expected the header 'abiwatch-snapshot MAJOR.MINOR', "
+				   "got an empty file");
+	}
+	while (pos < end) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+		p->line++;
+		if (!nl)
+			return parse_error(p, "expected a newline at the end of the last line");
+		char *line = strndup(pos, (size_t)(nl - pos));
+		int rc = p->line == 1 ? parse_header(p, line, s) : parse_entry(p, line, s);
+		free(line);
+		if (rc != 0)
+			return -1;
+		pos = nl + 1;
+	}
 	return 0;
 }
 
@@ -282,63 +431,28 @@ int aw_snapshot_parse(const char *text, size_t len, const char *name,
 		      struct aw_snapshot *s, char **err)
 {
 	struct parser p = { .name = name, .line = 0, .err = err };
-	const char *pos = text, *end = text + len;
 
 	memset(s, 0, sizeof(*s));
 	if (memchr(text, '\0', len)) {
 		*err = xasprintf("%s: a NUL byte: not a text snapshot", name);
 		return -1;
 	}
-	if (len == 0) {
-		p.line = 1;
-		return parse_error(&p, "expected the header 'abiwatch-snapshot MAJOR.MINOR', "
-				   "got an empty file");
-	}
-	while (pos < end) {
-		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
-		p.line++;
-		if (!nl) {
-			aw_snapshot_free(s);
-			return parse_error(&p, "expected a newline at the end of the last line");
-		}
-		char *line = strndup(pos, (size_t)(nl - pos));
-		int rc = p.line == 1 ? parse_header(&p, line, s) : parse_entry(&p, line, s);
-		free(line);
-		if (rc != 0) {
-			aw_snapshot_free(s);
-			return -1;
-		}
-		pos = nl + 1;
+	if (parse_lines(&p, text, len, s) != 0 || validate(&p, s) != 0) {
+		aw_snapshot_free(s);
+		return -1;
 	}
 	return 0;
 }
 
 int aw_snapshot_load(const char *path, struct aw_snapshot *s, char **err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
+	char *text;
+	size_t len;
+
+	memset(s, 0, sizeof(*s));
+	if (aw_textfile_read(path, "snapshot", AW_TEXTFILE_MAX, &text, &len, err) != 0)
 		return -1;
-	}
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
-	char buf[65536];
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (len + n > cap) {
-			cap = (len + n) * 2;
-			text = xrealloc(text, cap);
-		}
-		memcpy(text + len, buf, n);
-		len += n;
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(text);
-		*err = xasprintf("%s: read error", path);
-		return -1;
-	}
-	int rc = aw_snapshot_parse(text ? text : "", len, path, s, err);
+	int rc = aw_snapshot_parse(text, len, path, s, err);
 	free(text);
 	return rc;
 }

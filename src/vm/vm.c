@@ -614,26 +614,6 @@ static char *find_line(const char *text, const char *needle)
 	return strndup(start, strcspn(start, "\n"));
 }
 
-static void set_env(struct aw_snapshot *s, const char *key, const char *value)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (strcmp(s->kv[i].key, key) == 0) {
-			free(s->kv[i].value);
-			s->kv[i].value = xstrdup(value);
-			return;
-		}
-	}
-	s->kv = xrealloc(s->kv, (s->n + 1) * sizeof(*s->kv));
-	s->kv[s->n].key = xstrdup(key);
-	s->kv[s->n].value = xstrdup(value);
-	s->n++;
-}
-
-static int by_key(const void *a, const void *b)
-{
-	return strcmp(((const struct aw_kv *)a)->key, ((const struct aw_kv *)b)->key);
-}
-
 /* Read the guest's stream: lines, and "file NAME LEN" blocks. */
 static void parse_stream(const struct aw_vm_opts *o, struct aw_vm_result *r, const char *s,
 			 size_t len, bool *ended)
@@ -699,9 +679,8 @@ static void parse_stream(const struct aw_vm_opts *o, struct aw_vm_result *r, con
 	if (r->has_snapshot) {
 		const char *image = o->deb ? o->deb : o->kernel;
 		const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
-		set_env(&r->snapshot, "env.vm.accel", r->accel);
-		set_env(&r->snapshot, "env.vm.image", base);
-		qsort(r->snapshot.kv, r->snapshot.n, sizeof(*r->snapshot.kv), by_key);
+		aw_snapshot_set_env(&r->snapshot, "vm.accel", r->accel);
+		aw_snapshot_set_env(&r->snapshot, "vm.image", base);
 	}
 }
 
@@ -848,4 +827,20 @@ char *aw_vm_summary(const struct aw_vm_result *r)
 			 rel, r->accel, r->run_end ? r->run_end : "?", r->t_total, r->t_prepare,
 			 r->t_qemu, r->t_kernel, r->t_boot, r->t_run, r->nmodules,
 			 (double)r->initramfs_bytes / 1048576.0);
+}
+
+int aw_vm_write_text(const char *path, const char *data, size_t len, char **err)
+{
+	FILE *f = fopen(path, "we");
+	if (!f) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	bool ok = fwrite(data, 1, len, f) == len;
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -98,6 +98,10 @@ char *aw_vm_kernel_release(const char *path, char **err);
  * <exe dir>/../libexec/abiwatch/NAME.  malloc'd, or NULL. */
 char *aw_vm_find(const char *sub, const char *name);
 
+/* Write data to path (a guest's console, what its run printed).  0, or
+ * -1 with *err (malloc'd). */
+int aw_vm_write_text(const char *path, const char *data, size_t len, char **err);
+
 /* One line for people: "6.1.0-57-cloud-amd64 (tcg): ok in 7.9 s (...)". */
 char *aw_vm_summary(const struct aw_vm_result *r);
 

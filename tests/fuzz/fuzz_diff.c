@@ -15,11 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static bool load(const char *text, size_t len, struct aw_snapshot *s)
 {
 	char *err = NULL;
-	if (aw_snapshot_parse(text, len, "fuzz", s, &err) == 0) {
-		if (aw_diff_validate(s, "fuzz", &err) == 0)
-			return true;
-		aw_snapshot_free(s);
-	}
+	if (aw_snapshot_parse(text, len, "fuzz", s, &err) == 0)
+		return true;
 	if (!err || strncmp(err, "fuzz:", 5) != 0)
 		abort();
 	free(err);

@@ -9,20 +9,16 @@
 #include "core/diff.h"
 #include "core/env.h"
 #include "core/registry.h"
-#include "core/textfile.h"
 #include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void parse(const char *text, struct aw_snapshot *s)
 {
 	char *err = NULL;
 	if (aw_snapshot_parse(text, strlen(text), "t", s, &err) != 0)
-		fail_msg("%s", err);
-	if (aw_diff_validate(s, "t", &err) != 0)
 		fail_msg("%s", err);
 }
 
@@ -381,86 +377,6 @@ static void test_minor_versions(void **state)
 	aw_snapshot_free(&b);
 }
 
-static void expect_invalid(const char *body, const char *fragment)
-{
-	char *text = xasprintf("abiwatch-snapshot 1.0\n%s", body);
-	struct aw_snapshot s;
-	char *err = NULL;
-	assert_int_equal(aw_snapshot_parse(text, strlen(text), "f.snap", &s, &err), 0);
-	assert_int_equal(aw_diff_validate(&s, "f.snap", &err), -1);
-	if (!strstr(err, fragment))
-		fail_msg("error '%s' lacks '%s'", err, fragment);
-	free(err);
-	aw_snapshot_free(&s);
-	free(text);
-}
-
-static void test_validation(void **state)
-{
-	(void)state;
-	expect_invalid("probe.a.b = maybe\n", "f.snap:2: the value of probe.a.b must be ran");
-	expect_invalid("obs.a.b = 1\nprobe.a.b = pass\n", "f.snap:3: the value of probe.a.b");
-	expect_invalid("unobserved.a.b.c = 5\n", "f.snap:2: the value of unobserved.a.b.c must be skip");
-	expect_invalid("obs.a.b.c = 5\nunobserved.a.b.c = skip: x\n",
-		       "f.snap:3: unobserved.a.b.c, but the observation was also made");
-}
-
-static char *temp_file(const char *content, size_t len)
-{
-	char *path = xstrdup("/tmp/abiwatch-test-diff.XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, content, len), (ssize_t)len);
-	close(fd);
-	return path;
-}
-
-static void expect_load_error(const char *content, size_t len, const char *fragment)
-{
-	char *path = temp_file(content, len);
-	struct aw_snapshot s;
-	char *err = NULL;
-	assert_int_equal(aw_diff_load(path, &s, &err), -1);
-	char *want = xasprintf("%s:%s", path, fragment);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fail_msg("error '%s' is not '%s...'", err, want);
-	free(want);
-	free(err);
-	unlink(path);
-	free(path);
-}
-
-static void test_load(void **state)
-{
-	(void)state;
-	const char bin[] = "abiwatch-snapshot 1.0\na = 1\n\x01\x00\x02";
-	expect_load_error(bin, sizeof(bin) - 1, "3: a NUL byte: not a text snapshot");
-	const char *unsorted = "abiwatch-snapshot 1.0\nb = 1\na = 1\n", *v2 = "abiwatch-snapshot 2.0\n";
-	expect_load_error(unsorted, strlen(unsorted), "3: key 'a' is out of order");
-	expect_load_error(v2, strlen(v2), "1: snapshot format 2.0 is not readable");
-
-	size_t big = AW_TEXTFILE_MAX + 10;
-	char *huge = xmalloc(big);
-	memset(huge, 'x', big);
-	memcpy(huge, "abiwatch-snapshot 1.0\nk = ", 26);
-	expect_load_error(huge, big, "2: larger than 16 MiB");
-	free(huge);
-
-	struct aw_snapshot s;
-	char *err = NULL;
-	assert_int_equal(aw_diff_load("/nonexistent/x.snap", &s, &err), -1);
-	assert_string_equal(err, "/nonexistent/x.snap: No such file or directory");
-	free(err);
-
-	const char *good = "abiwatch-snapshot 1.0\nobs.a.b.c = 1\n";
-	char *path = temp_file(good, strlen(good));
-	assert_int_equal(aw_diff_load(path, &s, &err), 0);
-	assert_string_equal(aw_snapshot_get(&s, "obs.a.b.c"), "1");
-	aw_snapshot_free(&s);
-	unlink(path);
-	free(path);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,8 +393,6 @@ int main(void)
 		cmocka_unit_test(test_other_keys_of_newer_formats),
 		cmocka_unit_test(test_text_output),
 		cmocka_unit_test(test_minor_versions),
-		cmocka_unit_test(test_validation),
-		cmocka_unit_test(test_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,8 @@ static void test_crash_is_an_error(void **state)
 	struct aw_probe_result *r = run_named(&run, "crashes");
 	assert_int_equal(r->status, AW_ST_ERROR);
 	assert_non_null(strstr(r->reason, "signal 11"));
+	assert_int_equal(r->end.how, AW_END_SIGNAL);
+	assert_int_equal(r->end.code, 11);
 	assert_int_equal(r->items[0].status, AW_ST_PASS);
 	assert_int_equal(r->items[1].status, AW_ST_ERROR);
 	assert_int_equal(aw_run_exit_status(&run), 1);

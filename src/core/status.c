@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "status.h"
+#include "util.h"
+
+#include <string.h>
+
+static const char *const names[] = {
+	[AW_ST_NONE] = "none", [AW_ST_PASS] = "pass", [AW_ST_SKIP] = "skip",
+	[AW_ST_FAIL] = "fail", [AW_ST_ERROR] = "error", [AW_ST_TIMEOUT] = "timeout",
+};
+
+const char *aw_status_name(enum aw_status st)
+{
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "none";
+}
+
+const char *aw_status_word(enum aw_status st, enum aw_subject subject)
+{
+	if (st == AW_ST_PASS && subject == AW_OF_PROBE)
+		return "ran";
+	if (st == AW_ST_PASS && subject == AW_OF_OBSERVATION)
+		return "observed";
+	return aw_status_name(st);
+}
+
+int aw_status_parse(const char *word, size_t len, enum aw_status *st)
+{
+	for (enum aw_status s = AW_ST_PASS; s <= AW_ST_TIMEOUT; s++) {
+		if (strlen(names[s]) == len && strncmp(word, names[s], len) == 0) {
+			*st = s;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Ordered by how much a reader must know about it. */
+static int severity(enum aw_status st)
+{
+	static const int rank[] = {
+		[AW_ST_NONE] = 0, [AW_ST_PASS] = 1, [AW_ST_SKIP] = 2,
+		[AW_ST_FAIL] = 3, [AW_ST_ERROR] = 4, [AW_ST_TIMEOUT] = 5,
+	};
+	return rank[st];
+}
+
+enum aw_status aw_status_worse(enum aw_status a, enum aw_status b)
+{
+	return severity(b) > severity(a) ? b : a;
+}
+
+bool aw_status_is_outcome(enum aw_status st)
+{
+	return st == AW_ST_PASS || st == AW_ST_FAIL;
+}
+
+/* Whether the status may stand in a value of the subject's.  A pass of
+ * a probe is the single word "ran", and an observation made has its
+ * value instead, so neither is a "pass". */
+static bool fits(enum aw_status st, enum aw_subject subject)
+{
+	return st != AW_ST_PASS || subject == AW_OF_CHECK;
+}
+
+int aw_status_value_parse(const char *value, enum aw_subject subject, enum aw_status *st,
+			  const char **reason)
+{
+	*reason = NULL;
+	if (subject == AW_OF_PROBE && strcmp(value, "ran") == 0) {
+		*st = AW_ST_PASS;
+		return 0;
+	}
+	const char *colon = strchr(value, ':');
+	size_t len = colon ? (size_t)(colon - value) : strlen(value);
+	if (aw_status_parse(value, len, st) != 0 || !fits(*st, subject))
+		return -1;
+	if (!colon)
+		return 0;
+	if (colon[1] != ' ')
+		return -1; /* "fail:why": the format has one space after the colon */
+	*reason = colon + 2;
+	return 0;
+}
+
+char *aw_status_value_format(enum aw_status st, const char *reason, enum aw_subject subject)
+{
+	if (st == AW_ST_PASS || !reason)
+		return xstrdup(aw_status_word(st, subject));
+	return xasprintf("%s: %s", aw_status_name(st), reason);
+}
+
+const char *aw_status_value_rule(enum aw_subject subject)
+{
+	switch (subject) {
+	case AW_OF_PROBE:
+		return "ran, or skip, fail, error or timeout followed by ': reason'";
+	case AW_OF_OBSERVATION:
+		return "skip, fail, error or timeout, optionally followed by ': reason'";
+	case AW_OF_CHECK:
+		break;
+	}
+	return "pass, fail, skip, error or timeout, optionally followed by ': reason'";
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one status type of abiwatch and its one codec.  A check, an
+ * observation and a probe each end in one of these statuses; the words
+ * for them ("pass", "skip", ..., "ran" for a probe that ran to its end)
+ * and the snapshot's "STATUS" or "STATUS: reason" values
+ * (abiwatch-snapshot(5)) are read and written here and nowhere else.
+ */
+#ifndef ABIWATCH_STATUS_H
+#define ABIWATCH_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum aw_status {
+	AW_ST_NONE,    /* not reported (yet) */
+	AW_ST_PASS,    /* a check held; an observation was made; a probe ran */
+	AW_ST_SKIP,    /* not decidable here, with a reason */
+	AW_ST_FAIL,    /* a contract is broken */
+	AW_ST_ERROR,   /* the probe could not decide: its set-up broke */
+	AW_ST_TIMEOUT, /* the probe ran out of time */
+};
+
+/* What a status is the status of: the word for AW_ST_PASS differs
+ * ("pass", "ran", "observed") and not every status fits every subject. */
+enum aw_subject {
+	AW_OF_CHECK,       /* pass, fail, skip, error, timeout */
+	AW_OF_PROBE,       /* ran, or skip, fail, error, timeout */
+	AW_OF_OBSERVATION, /* observed, or skip, fail, error, timeout */
+};
+
+const char *aw_status_name(enum aw_status st); /* "pass", "skip", ...; "none" */
+/* The word for st as the status of subject: "ran" for a probe's PASS,
+ * "observed" for an observation's, else aw_status_name(). */
+const char *aw_status_word(enum aw_status st, enum aw_subject subject);
+/* The status named by the len bytes at word ("pass" ... "timeout"),
+ * exactly.  0, or -1 for anything else. */
+int aw_status_parse(const char *word, size_t len, enum aw_status *st);
+/* The worse of two statuses, for merging repeated reports. */
+enum aw_status aw_status_worse(enum aw_status a, enum aw_status b);
+/* pass and fail are outcomes; skip, error and timeout say that there is
+ * none. */
+bool aw_status_is_outcome(enum aw_status st);
+
+/* A snapshot value holding a status: "STATUS" or "STATUS: reason", with
+ * STATUS a word of the subject's, and an observation made never written
+ * this way (its value is the value).  *reason points into value, after
+ * ": ", or is NULL.  0, or -1 when value is anything else. */
+int aw_status_value_parse(const char *value, enum aw_subject subject, enum aw_status *st,
+			  const char **reason);
+/* The snapshot value of st with reason (NULL: none), malloc'd.  A pass
+ * is written without its reason. */
+char *aw_status_value_format(enum aw_status st, const char *reason, enum aw_subject subject);
+/* What aw_status_value_parse() takes, in words, for error messages. */
+const char *aw_status_value_rule(enum aw_subject subject);
+
+#endif
