@@ -3,6 +3,7 @@
  * needs, mounting, the mkfs+loop path, and undoing it all. */
 #include "backend.h"
 #include "lib/tree.h"
+#include "lib/errname.h"
 #include "core/util.h"
 
 #include <dirent.h>
@@ -193,9 +194,8 @@ enum aw_fs_rc aw_fs_refused(int err, const char *what, char **why)
 			   : NULL;
 	if (!hint)
 		return AW_FS_ERROR;
-	const char *name = strerrorname_np(err);
 	free(*why);
-	*why = xasprintf("%s: %s, %s", what, name ? name : strerror(err), hint);
+	*why = xasprintf("%s: %s, %s", what, aw_errname(err), hint);
 	return AW_FS_SKIP;
 }
 

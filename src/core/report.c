@@ -3,6 +3,7 @@
 #include "context.h"
 #include "probe.h"
 #include "util.h"
+#include "lib/errname.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -179,9 +180,7 @@ char *aw_helper_exec_failed(const char *path, int err)
 	if (err == ENOEXEC)
 		return xasprintf("this kernel runs no i386 programs: exec of %s failed with ENOEXEC "
 				 "(CONFIG_IA32_EMULATION off, or ia32_emulation=0)", path);
-	const char *name = strerrorname_np(err);
-	return name ? xasprintf("exec of %s failed with %s", path, name)
-		    : xasprintf("exec of %s failed with errno %d", path, err);
+	return xasprintf("exec of %s failed with %s", path, aw_errname(err));
 }
 
 const char *aw_tmpdir(const struct aw_ctx *ctx)

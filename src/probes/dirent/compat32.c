@@ -10,6 +10,7 @@
 #include "cookies.h"
 #include "helper_parse.h"
 #include "core/util.h"
+#include "lib/errname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,12 +32,6 @@ static void unobserved_all(struct aw_ctx *ctx, const char *why)
 {
 	for (size_t i = 0; i < AW_ARRAY_SIZE(compat_items); i++)
 		aw_unobserved(ctx, compat_items[i], "%s", why);
-}
-
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-	return n ? n : "an unknown errno";
 }
 
 /* Run the helper; its stdout in *out (malloc'd).  0, or -1 with *why. */
@@ -185,7 +180,7 @@ void dirent_compat32(struct aw_ctx *ctx, int dirfd, size_t expect, size_t cap)
 			   : r.wide_off ? " (d_off wider than 32 bits)" : "";
 	if (r.nonlfs_errno)
 		aw_observe(ctx, "compat32.nonlfs_readdir", "%s after %llu entries%s",
-			   errname((int)r.nonlfs_errno), (unsigned long long)r.nonlfs_entries, wide);
+			   aw_errname((int)r.nonlfs_errno), (unsigned long long)r.nonlfs_entries, wide);
 	else if (r.nonlfs_entries == r.entries)
 		aw_observe(ctx, "compat32.nonlfs_readdir", "complete");
 	else

@@ -31,6 +31,7 @@
 #include "cookies.h"
 #include "scan.h"
 #include "core/util.h"
+#include "lib/errname.h"
 #include "lib/tree.h"
 
 #include <dirent.h>
@@ -78,12 +79,6 @@ static double elapsed(double since)
 	return aw_now() - since;
 }
 
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-	return n ? n : "an unknown errno";
-}
-
 static void progress(struct dr *r, const char *what, size_t i, size_t total)
 {
 	if (!r->progress || (i != total && aw_now() - r->last_progress < 0.5))
@@ -119,7 +114,7 @@ static int make_files(struct dr *r, enum dc_kind kind, uint32_t count, char **wh
 		int rc = make_file(r, name);
 		if (rc) {
 			*why = xasprintf("creating %s (file %u of %u): %s", name, i + 1, count,
-					 errname(-rc));
+					 aw_errname(-rc));
 			return -1;
 		}
 		if (kind == DC_POP)
@@ -221,8 +216,8 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		aw_error(ctx, "telldir_matches_doff", "opendir: %s", errname(e));
-		return xasprintf("opendir: %s", errname(e));
+		aw_error(ctx, "telldir_matches_doff", "opendir: %s", aw_errname(e));
+		return xasprintf("opendir: %s", aw_errname(e));
 	}
 	struct ds_scan pass = { 0 };
 	long *tells = NULL;
@@ -267,7 +262,7 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 	census_into(r, &pass, "readdir(3) on a fresh descriptor", complete_msg);
 	if (err) {
 		aw_unobserved(ctx, "reopen_stable", "readdir failed with %s after %zu entries",
-			      errname(err), n);
+			      aw_errname(err), n);
 	} else {
 		if (moved || seen != r->n)
 			aw_note(ctx, "reopen_stable: %zu of %zu names had another d_off (first %s), "
@@ -277,7 +272,7 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 	}
 	if (err)
 		aw_error(ctx, "telldir_matches_doff", "readdir failed with %s after %zu entries",
-			 errname(err), n);
+			 aw_errname(err), n);
 	else if (mismatches)
 		aw_fail(ctx, "telldir_matches_doff",
 			"%zu of %zu entries: after readdir returned %s with d_off 0x%llx, "
@@ -341,11 +336,11 @@ static char *seek_one(const struct ds_scan *a, int fd, size_t p, char *small)
 	if (lseek(fd, (off_t)a->off[p], SEEK_SET) == (off_t)-1)
 		return xasprintf("lseek to 0x%llx (the d_off of %s) failed with %s",
 				 (unsigned long long)a->off[p], dc_tag_name(a->tag[p], name),
-				 errname(errno));
+				 aw_errname(errno));
 	long got = syscall(SYS_getdents64, fd, small, SEEK_BUF);
 	if (got < 0)
 		return xasprintf("getdents64 after lseek to the d_off of %s failed with %s",
-				 dc_tag_name(a->tag[p], name), errname(errno));
+				 dc_tag_name(a->tag[p], name), aw_errname(errno));
 	if (last && got > 0 && a->ended)
 		return xasprintf("lseek to the end-of-directory cookie 0x%llx returned %s, not "
 				 "the end", (unsigned long long)a->off[p],
@@ -439,7 +434,7 @@ static bool baseline(struct dr *r, char **complete_msg)
 	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0 || ds_scan_fd(fd, r->buf, BIG_SCAN(r), &r->set, &r->a) != 0) {
-		aw_error_rest(ctx, "scanning the directory: %s", errname(fd < 0 ? errno : r->a.err));
+		aw_error_rest(ctx, "scanning the directory: %s", aw_errname(fd < 0 ? errno : r->a.err));
 		if (fd >= 0)
 			close(fd);
 		return false;
@@ -501,14 +496,14 @@ static void churn_step(void *arg, const struct ds_scan *s)
 		dc_name(DC_ADDED_X, c->done, name);
 		if (unlinkat(c->r->dirfd, name, 0) != 0) {
 			c->err = errno;
-			c->why = xasprintf("unlink %s: %s", name, errname(errno));
+			c->why = xasprintf("unlink %s: %s", name, aw_errname(errno));
 			break;
 		}
 		dc_name(DC_ADDED_Y, c->done, name);
 		int rc = make_file(c->r, name);
 		if (rc) {
 			c->err = -rc;
-			c->why = xasprintf("creating %s: %s", name, errname(-rc));
+			c->why = xasprintf("creating %s: %s", name, aw_errname(-rc));
 			break;
 		}
 		c->done++;
@@ -540,11 +535,11 @@ static void unmodified_once(struct dr *r)
 	if (c.err) {
 		aw_error(ctx, "unmodified_once", "changing the directory during the scan: %s", c.why);
 	} else if (rc != 0) {
-		aw_error(ctx, "unmodified_once", "scanning: %s", errname(r->b.err));
+		aw_error(ctx, "unmodified_once", "scanning: %s", aw_errname(r->b.err));
 	} else if (r->b.err) {
 		/* A failed listing tells nothing of which names it would have given. */
 		aw_error(ctx, "unmodified_once", "scanning: getdents64 failed with %s after %zu entries",
-			 errname(r->b.err), r->b.len);
+			 aw_errname(r->b.err), r->b.len);
 	} else {
 		struct ds_census cs;
 		ds_census(&r->b, r->n, NULL, r->scratch, &cs);
@@ -596,7 +591,7 @@ static void stable_after_unlink(struct dr *r)
 		char name[DC_NAME_LEN + 1];
 		dc_name(DC_POP, dc_tag_num(t), name);
 		if (unlinkat(r->dirfd, name, 0) != 0) {
-			aw_unobserved(ctx, obs, "unlink %s: %s", name, errname(errno));
+			aw_unobserved(ctx, obs, "unlink %s: %s", name, aw_errname(errno));
 			return;
 		}
 		r->dead[dc_tag_num(t)] = 1;
@@ -663,7 +658,7 @@ static void terminates_rename(struct dr *r)
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		aw_error(ctx, "terminates_rename", "fork: %s", errname(errno));
+		aw_error(ctx, "terminates_rename", "fork: %s", aw_errname(errno));
 		close(sync[0]);
 		close(sync[1]);
 		free(alive);
@@ -698,7 +693,7 @@ static void terminates_rename(struct dr *r)
 		;
 	char *trouble = ds_scan_trouble(&r->b);
 	if (rc != 0 && !trouble)
-		aw_error(ctx, "terminates_rename", "scanning: %s", errname(r->b.err));
+		aw_error(ctx, "terminates_rename", "scanning: %s", aw_errname(r->b.err));
 	else if (trouble)
 		aw_fail(ctx, "terminates_rename", "while %u names were being renamed: %s", count,
 			trouble);
@@ -851,7 +846,7 @@ static void guarded(struct aw_ctx *ctx, const struct dirent_target *t, struct aw
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		aw_error_rest(ctx, "fork: %s", errname(errno));
+		aw_error_rest(ctx, "fork: %s", aw_errname(errno));
 		return;
 	}
 	if (pid == 0) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "scan.h"
 #include "core/util.h"
+#include "lib/errname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,8 +155,7 @@ char *ds_scan_trouble(const struct ds_scan *s)
 		return xasprintf("no end after %zu entries (the bound)", s->len);
 	if (s->err)
 		return xasprintf("getdents64 failed with %s after %zu entries",
-				 strerrorname_np(s->err) ? strerrorname_np(s->err) : strerror(s->err),
-				 s->len);
+				 aw_errname(s->err), s->len);
 	return NULL;
 }
 

@@ -204,7 +204,7 @@ static void check_created(struct aw_ctx *ctx)
 
 	aw_expect(ctx, "attr.created_shape", rc == 0 && a.mq_maxmsg == 5 && a.mq_msgsize == 200 &&
 		  a.mq_curmsgs == 0, "%s made by the helper: %s, %ldx%ld with %ld messages",
-		  MADE_Q, mqu_errname(rc), (long)a.mq_maxmsg, (long)a.mq_msgsize, (long)a.mq_curmsgs);
+		  MADE_Q, aw_errname(rc), (long)a.mq_maxmsg, (long)a.mq_msgsize, (long)a.mq_curmsgs);
 	if (q >= 0)
 		mq_close(q);
 	mq_unlink(MADE_Q);
@@ -286,7 +286,7 @@ static void compat32_run(struct aw_ctx *ctx)
 	if (rc == 0)
 		rc = run_helper(path, &hr);
 	if (rc)
-		aw_error_rest(ctx, "setting up or starting the helper: %s", mqu_errname(rc));
+		aw_error_rest(ctx, "setting up or starting the helper: %s", aw_errname(rc));
 	else if (hr.exec_err) {
 		char *why = aw_helper_exec_failed(path, hr.exec_err);
 		aw_skip_rest(ctx, "%s", why);

@@ -102,7 +102,7 @@ static void child_mounts(struct nsview *v)
 	    mount("mqueue", v->mnt_new, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
 		whose(v->mnt_new, v->new_lists, sizeof(v->new_lists));
 	else
-		snprintf(v->new_lists, sizeof(v->new_lists), "%s", mqu_errname(errno));
+		snprintf(v->new_lists, sizeof(v->new_lists), "%s", aw_errname(errno));
 }
 
 static int ns_child(void *arg)
@@ -135,7 +135,7 @@ static void report_fresh(struct aw_ctx *ctx, const struct nsview *v)
 	for (int i = 0; i < NKNOBS; i++) {
 		if (v->knob_rc[i]) {
 			aw_unobserved(ctx, fresh_obs[i], "reading in the new namespace: %s",
-				      mqu_errname(v->knob_rc[i]));
+				      aw_errname(v->knob_rc[i]));
 			all_read = false;
 			continue;
 		}
@@ -155,17 +155,17 @@ static void report_queues(struct aw_ctx *ctx, const struct nsview *v, int parent
 {
 	aw_expect(ctx, "queue_invisible_in_new_ns", v->parent_q_rc == -ENOENT,
 		  "the child opening %s of the creating namespace: %s", PARENT_Q,
-		  mqu_errname(v->parent_q_rc < 0 ? v->parent_q_rc : 0));
+		  aw_errname(v->parent_q_rc < 0 ? v->parent_q_rc : 0));
 	if (v->child_q_rc < 0)
 		aw_error(ctx, "queue_invisible_from_parent", "creating %s in the new namespace: %s",
-			 CHILD_Q, mqu_errname(v->child_q_rc));
+			 CHILD_Q, aw_errname(v->child_q_rc));
 	else
 		aw_expect(ctx, "queue_invisible_from_parent", parent_sees_child == -ENOENT,
 			  "opening the child's %s here: %s", CHILD_Q,
-			  mqu_errname(parent_sees_child < 0 ? parent_sees_child : 0));
+			  aw_errname(parent_sees_child < 0 ? parent_sees_child : 0));
 	aw_expect(ctx, "same_name_independent", same_q >= 0 && v->same_q_rc >= 0,
 		  "O_CREAT | O_EXCL of %s here: %s, in the new namespace: %s", SAME_Q,
-		  mqu_errname(same_q < 0 ? same_q : 0), mqu_errname(v->same_q_rc < 0 ? v->same_q_rc : 0));
+		  aw_errname(same_q < 0 ? same_q : 0), aw_errname(v->same_q_rc < 0 ? v->same_q_rc : 0));
 }
 
 /* While the child waits: what this namespace sees, then a knob write. */
@@ -224,7 +224,7 @@ static void ipcns_run(struct aw_ctx *ctx)
 	pid_t pid = rc ? rc : mqu_child_start(ns_child, v);
 	if (pid < 0) {
 		aw_error_rest(ctx, "tuning the knobs or starting the child: %s",
-			      rc == AW_IPC_SYSCTL_REFUSED ? aw_ipc_sysctl_strerror(rc) : mqu_errname((int)pid));
+			      rc == AW_IPC_SYSCTL_REFUSED ? aw_ipc_sysctl_strerror(rc) : aw_errname((int)pid));
 		mqu_shared_free(v, sizeof(*v));
 		return;
 	}
@@ -234,7 +234,7 @@ static void ipcns_run(struct aw_ctx *ctx)
 	status = mqu_child_wait(pid, 3000);
 	if (status != 0 || sees_child == -ETIMEDOUT) {
 		aw_error_rest(ctx, "the child in the new namespace failed: %s", v->unshare_rc ?
-			      mqu_errname(v->unshare_rc) : status < 0 ? mqu_errname(status) : "error");
+			      aw_errname(v->unshare_rc) : status < 0 ? aw_errname(status) : "error");
 	} else {
 		report_queues(ctx, v, sees_child, same_q);
 		aw_expect(ctx, "sysctls_isolated", v->write_rc == 0 && mm == 42 && v->msg_max_after == 33,

@@ -134,7 +134,7 @@ const char *mqu_become_user_why(int rc)
 	if (rc == -EINVAL)
 		return "uid 65534 is not mapped in the probe's user namespace (abiwatch runs "
 		       "without CAP_SYS_ADMIN), so no unprivileged uid can be tested";
-	snprintf(buf, sizeof(buf), "switching to uid %d: %s%s", MQU_NOBODY, mqu_errname(rc),
+	snprintf(buf, sizeof(buf), "switching to uid %d: %s%s", MQU_NOBODY, aw_errname(rc),
 		 rc == -EPERM ? " (CAP_SETUID or CAP_SETGID is missing)" : "");
 	return buf;
 }

@@ -15,22 +15,6 @@
 const char *const mqu_kconfig[] = { "CONFIG_POSIX_MQUEUE", "CONFIG_POSIX_MQUEUE_SYSCTL",
 				    "CONFIG_IPC_NS", NULL };
 
-const char *mqu_errname(int err)
-{
-	static __thread char buf[24];
-	const char *name;
-
-	if (err == 0)
-		return "success";
-	if (err < 0)
-		err = -err;
-	name = strerrorname_np(err);
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
-}
-
 static int open_queue(const char *name, const struct mqu_shape *shape, mqd_t *q)
 {
 	struct mq_attr attr = { 0 };
@@ -155,7 +139,7 @@ void mqu_observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value
 	if (rc == 0)
 		aw_observe_long(ctx, obs, value);
 	else
-		aw_unobserved(ctx, obs, "%s failed: %s", what, mqu_errname(rc));
+		aw_unobserved(ctx, obs, "%s failed: %s", what, aw_errname(rc));
 }
 
 int mqu_first_true(long long lo, long long hi, mqu_pred_fn pred, void *arg,

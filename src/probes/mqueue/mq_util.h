@@ -7,7 +7,8 @@
 #ifndef ABIWATCH_MQ_UTIL_H
 #define ABIWATCH_MQ_UTIL_H
 
-#include "../../core/probe.h"
+#include "core/probe.h"
+#include "lib/errname.h"
 
 #include <errno.h>
 #include <mqueue.h>
@@ -53,11 +54,6 @@ struct mqu_shape {
 	long maxmsg;
 	long msgsize;
 };
-
-/* ---- errno names ---- */
-
-/* "EINVAL" for EINVAL or -EINVAL, "success" for 0. */
-const char *mqu_errname(int err);
 
 /* ---- queues ---- */
 

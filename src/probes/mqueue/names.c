@@ -76,12 +76,12 @@ static void expect_errno(struct aw_ctx *ctx, const char *check, int got, int wan
 			 const char *what)
 {
 	aw_expect(ctx, check, got == -want, "%s: expected %s, got %s", what,
-		  mqu_errname(want), mqu_errname(got));
+		  aw_errname(want), aw_errname(got));
 }
 
 static void observe_formats(struct aw_ctx *ctx)
 {
-	aw_observe(ctx, "no_leading_slash.libc", "%s", mqu_errname(libc_create("aw_noslash")));
+	aw_observe(ctx, "no_leading_slash.libc", "%s", aw_errname(libc_create("aw_noslash")));
 	/* The kernel sees the name after the C library removed the slash. */
 	long fd = syscall(SYS_mq_open, "aw_noslash", O_RDWR | O_CREAT | O_EXCL, 0600, NULL);
 	int rc = fd < 0 ? -errno : 0;
@@ -89,10 +89,10 @@ static void observe_formats(struct aw_ctx *ctx)
 		close((int)fd);
 		syscall(SYS_mq_unlink, "aw_noslash");
 	}
-	aw_observe(ctx, "no_leading_slash.syscall", "%s", mqu_errname(rc));
+	aw_observe(ctx, "no_leading_slash.syscall", "%s", aw_errname(rc));
 	expect_errno(ctx, "eacces_second_slash", libc_create("/aw/x"), EACCES, "\"/aw/x\"");
 	expect_errno(ctx, "einval_empty", libc_create(""), EINVAL, "\"\"");
-	aw_observe(ctx, "slash_alone", "%s", mqu_errname(libc_create("/")));
+	aw_observe(ctx, "slash_alone", "%s", aw_errname(libc_create("/")));
 }
 
 static void check_name_max(struct aw_ctx *ctx)
@@ -102,7 +102,7 @@ static void check_name_max(struct aw_ctx *ctx)
 	long_name(name, NAME_MAX);
 	int rc = libc_create(name);
 	aw_expect(ctx, "name_max_accepted", rc == 0, "a %d-character name: %s", NAME_MAX,
-		  mqu_errname(rc));
+		  aw_errname(rc));
 	long_name(name, NAME_MAX + 1);
 	expect_errno(ctx, "enametoolong", libc_create(name), ENAMETOOLONG,
 		     "a name of NAME_MAX + 1 characters");
@@ -119,8 +119,8 @@ static void check_existence(struct aw_ctx *ctx)
 		     "mq_unlink of a name that does not exist");
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
 	if (q < 0) {
-		aw_error(ctx, "eexist_with_excl", "creating %s: %s", QNAME, mqu_errname(q));
-		aw_error(ctx, "access_mode_3", "creating %s: %s", QNAME, mqu_errname(q));
+		aw_error(ctx, "eexist_with_excl", "creating %s: %s", QNAME, aw_errname(q));
+		aw_error(ctx, "access_mode_3", "creating %s: %s", QNAME, aw_errname(q));
 		return;
 	}
 	int rc = (int)mqu_rc(mq_open(QNAME, O_RDWR | O_CREAT | O_EXCL, 0600, NULL));
@@ -130,7 +130,7 @@ static void check_existence(struct aw_ctx *ctx)
 	rc = (int)mqu_rc(mq_open(QNAME, O_WRONLY | O_RDWR));
 	if (rc >= 0)
 		mq_close(rc);
-	aw_observe(ctx, "access_mode_3", "%s", mqu_errname(rc < 0 ? rc : 0));
+	aw_observe(ctx, "access_mode_3", "%s", aw_errname(rc < 0 ? rc : 0));
 	mq_close(q);
 	mq_unlink(QNAME);
 }
@@ -182,7 +182,7 @@ static void report_access(struct aw_ctx *ctx, const struct access_result *r)
 			"expected %s, got %s", MQU_NOBODY, access_tries[i].name,
 			access_tries[i].oflag == O_RDONLY ? "O_RDONLY" :
 			access_tries[i].oflag == O_WRONLY ? "O_WRONLY" : "O_RDWR",
-			mqu_errname(want[i]), mqu_errname(r->rc[i]));
+			aw_errname(want[i]), aw_errname(r->rc[i]));
 		goto unlink;
 	}
 	aw_pass(ctx, "eacces_mode_bits");
@@ -208,7 +208,7 @@ static void check_access(struct aw_ctx *ctx)
 		aw_skip(ctx, "unlink_eacces", "%s", mqu_become_user_why(r->become));
 	} else if (rc != 0) {
 		aw_error(ctx, "eacces_mode_bits", "setting up or running the child: %s",
-			 rc > 0 ? "it failed" : mqu_errname(rc));
+			 rc > 0 ? "it failed" : aw_errname(rc));
 		aw_error(ctx, "unlink_eacces", "setting up or running the child");
 	} else {
 		report_access(ctx, r);
@@ -228,7 +228,7 @@ static void check_emfile(struct aw_ctx *ctx)
 
 	mq_unlink(QNAME);
 	if (getrlimit(RLIMIT_NOFILE, &old) != 0) {
-		aw_error(ctx, "emfile_rlimit_nofile", "getrlimit: %s", mqu_errname(errno));
+		aw_error(ctx, "emfile_rlimit_nofile", "getrlimit: %s", aw_errname(errno));
 		aw_unobserved(ctx, "emfile_leaves_queue", "getrlimit failed");
 		return;
 	}
@@ -279,7 +279,7 @@ static void check_excl_race(struct aw_ctx *ctx)
 
 	mq_unlink(QNAME);
 	if (pipe(r.go) != 0) {
-		aw_error(ctx, "excl_exactly_one", "pipe: %s", mqu_errname(errno));
+		aw_error(ctx, "excl_exactly_one", "pipe: %s", aw_errname(errno));
 		return;
 	}
 	for (; started < RACERS; started++)
@@ -309,7 +309,7 @@ static void check_cloexec(struct aw_ctx *ctx)
 	int fl = q < 0 ? q : fcntl(q, F_GETFD);
 
 	if (fl < 0)
-		aw_error(ctx, "closed_on_exec", "mq_open or fcntl: %s", mqu_errname(q < 0 ? q : -errno));
+		aw_error(ctx, "closed_on_exec", "mq_open or fcntl: %s", aw_errname(q < 0 ? q : -errno));
 	else
 		aw_expect(ctx, "closed_on_exec", fl & FD_CLOEXEC, "F_GETFD gives %#x", fl);
 	if (q >= 0)
@@ -329,7 +329,7 @@ static void check_close(struct aw_ctx *ctx)
 		closed = (int)mqu_rc(mq_close(p[0]));
 	}
 	aw_expect(ctx, "close_ebadf", bad == -EBADF && closed == -EBADF,
-		  "mq_close(-1): %s, of a closed descriptor: %s", mqu_errname(bad), mqu_errname(closed));
+		  "mq_close(-1): %s, of a closed descriptor: %s", aw_errname(bad), aw_errname(closed));
 }
 
 static void check_persists(struct aw_ctx *ctx)
@@ -344,7 +344,7 @@ static void check_persists(struct aw_ctx *ctx)
 	rc = q < 0 ? q : mqu_getattr(q, &a);
 	aw_expect(ctx, "persists_after_close", rc == 0 && a.mq_curmsgs == 1,
 		  "reopening after mq_close: %s, mq_curmsgs %ld (expected 1)",
-		  mqu_errname(rc), (long)a.mq_curmsgs);
+		  aw_errname(rc), (long)a.mq_curmsgs);
 	if (q >= 0)
 		mq_close(q);
 	mq_unlink(QNAME);
@@ -357,24 +357,24 @@ static void check_unlink_open(struct aw_ctx *ctx)
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
 
 	if (q < 0) {
-		aw_error(ctx, "unlink_while_open", "creating %s: %s", QNAME, mqu_errname(q));
-		aw_error(ctx, "unlink_name_gone", "creating %s: %s", QNAME, mqu_errname(q));
+		aw_error(ctx, "unlink_while_open", "creating %s: %s", QNAME, aw_errname(q));
+		aw_error(ctx, "unlink_name_gone", "creating %s: %s", QNAME, aw_errname(q));
 		return;
 	}
 	int rc = (int)mqu_rc(mq_unlink(QNAME));
 	int send = mqu_send(q, "old", 3, 0);
 	long got = mqu_recv(q, buf, sizeof(buf), NULL);
 	aw_expect(ctx, "unlink_while_open", rc == 0 && send == 0 && got == 3,
-		  "mq_unlink: %s; then mq_send: %s, mq_receive: %s", mqu_errname(rc),
-		  mqu_errname(send), got < 0 ? mqu_errname((int)got) : "success");
+		  "mq_unlink: %s; then mq_send: %s, mq_receive: %s", aw_errname(rc),
+		  aw_errname(send), got < 0 ? aw_errname((int)got) : "success");
 	mqu_send(q, "old", 3, 0);
 	int again = (int)mqu_rc(mq_open(QNAME, O_RDWR));
 	int fresh = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
 	int arc = fresh < 0 ? fresh : mqu_getattr(fresh, &a);
 	aw_expect(ctx, "unlink_name_gone", again == -ENOENT && arc == 0 && a.mq_curmsgs == 0,
 		  "reopening without O_CREAT: %s (expected ENOENT); O_CREAT | O_EXCL: %s with "
-		  "%ld messages (expected a new, empty queue)", mqu_errname(again < 0 ? again : 0),
-		  mqu_errname(arc), (long)a.mq_curmsgs);
+		  "%ld messages (expected a new, empty queue)", aw_errname(again < 0 ? again : 0),
+		  aw_errname(arc), (long)a.mq_curmsgs);
 	if (again >= 0)
 		mq_close(again);
 	if (fresh >= 0)

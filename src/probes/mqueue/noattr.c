@@ -79,7 +79,7 @@ static void check_rlimit_exceeded(struct aw_ctx *ctx, int fresh_rc,
 
 	if (fresh_rc) {
 		aw_error(ctx, c, "attr NULL failed already at the normal rlimit: %s",
-			 mqu_errname(fresh_rc));
+			 aw_errname(fresh_rc));
 		return;
 	}
 	/* One byte below the payload alone: whatever the kernel adds for
@@ -87,16 +87,16 @@ static void check_rlimit_exceeded(struct aw_ctx *ctx, int fresh_rc,
 	long long limit = (long long)fresh->maxmsg * fresh->msgsize - 1;
 	int rc = mqu_rlimit_set_soft((rlim_t)limit);
 	if (rc) {
-		aw_error(ctx, c, "setrlimit(RLIMIT_MSGQUEUE, %lld): %s", limit, mqu_errname(rc));
+		aw_error(ctx, c, "setrlimit(RLIMIT_MSGQUEUE, %lld): %s", limit, aw_errname(rc));
 		return;
 	}
 	rc = mqu_try_create(QNAME, NULL, NULL);
 	int rrc = mqu_rlimit_restore_soft();
 	if (rrc)
-		aw_note(ctx, "restoring RLIMIT_MSGQUEUE failed: %s", mqu_errname(rrc));
+		aw_note(ctx, "restoring RLIMIT_MSGQUEUE failed: %s", aw_errname(rrc));
 	aw_expect(ctx, c, rc == -EMFILE,
 		  "expected EMFILE for a %ldx%ld default queue with RLIMIT_MSGQUEUE %lld, got %s",
-		  fresh->maxmsg, fresh->msgsize, limit, mqu_errname(rc));
+		  fresh->maxmsg, fresh->msgsize, limit, aw_errname(rc));
 }
 
 /* The default knobs set below the maxima: does the queue follow them? */
@@ -139,7 +139,7 @@ static void observe_source(struct aw_ctx *ctx, const struct knobs *init,
 	struct mqu_trial lowered, raised;
 
 	if (fresh_rc) {
-		aw_unobserved(ctx, "source", "attr NULL failed: %s", mqu_errname(fresh_rc));
+		aw_unobserved(ctx, "source", "attr NULL failed: %s", aw_errname(fresh_rc));
 		aw_unobserved(ctx, "era", "no source was observed");
 		return;
 	}
@@ -196,7 +196,7 @@ static void noattr_run(struct aw_ctx *ctx)
 	/* The unprivileged path: with CAP_SYS_RESOURCE the checks differ. */
 	if ((rc = aw_drop_cap(CAP_SYS_RESOURCE)) != 0 ||
 	    (rc = read_knobs(&init)) != 0) {
-		aw_error_rest(ctx, "%s", mqu_errname(rc));
+		aw_error_rest(ctx, "%s", aw_errname(rc));
 		return;
 	}
 	int fresh_rc = mqu_try_create(QNAME, NULL, &fresh);

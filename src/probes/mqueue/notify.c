@@ -104,14 +104,14 @@ static void check_delivery(struct aw_ctx *ctx, mqd_t q)
 	if (status != 0) {
 		for (size_t i = 0; i < AW_ARRAY_SIZE(rest); i++)
 			aw_error(ctx, rest[i], "registering or the sending child failed: %s",
-				 status < 0 ? mqu_errname(status) : "child error");
+				 status < 0 ? aw_errname(status) : "child error");
 		mq_notify(q, NULL);
 		mqu_drain(q);
 		return;
 	}
 	int got = signal_within(COME_MS, &si);
 	if (aw_expect(ctx, "signal_delivered", got == 1, "no SIGUSR1 within %d ms (%s)", COME_MS,
-		      got < 0 ? mqu_errname(got) : "timed out"))
+		      got < 0 ? aw_errname(got) : "timed out"))
 		report_siginfo(ctx, &si, pid, become);
 	else
 		for (size_t i = 1; i < AW_ARRAY_SIZE(rest); i++)
@@ -136,8 +136,8 @@ static void check_empty_transition(struct aw_ctx *ctx, mqd_t q)
 	aw_expect(ctx, "only_empty_to_nonempty", early == 0 && late == 1,
 		  "registered on a queue holding 1 message: the second message %s; after "
 		  "draining, the next one %s", early == 1 ? "sent the signal" : early == 0 ?
-		  "sent nothing" : mqu_errname(early), late == 1 ? "sent it" : late == 0 ?
-		  "sent nothing" : mqu_errname(late));
+		  "sent nothing" : aw_errname(early), late == 1 ? "sent it" : late == 0 ?
+		  "sent nothing" : aw_errname(late));
 	mq_notify(q, NULL);
 	mqu_drain(q);
 	mqu_flush_signal(SIGUSR1);
@@ -163,18 +163,18 @@ static void check_blocked_receiver(struct aw_ctx *ctx, mqd_t q)
 	int status = pid < 0 ? (int)pid : mqu_child_wait(pid, 2000);
 	if (rc || status) {
 		aw_error(ctx, "not_sent_to_blocked_receiver", "the receiving child: %s",
-			 rc ? mqu_errname(rc) : "did not get the message");
+			 rc ? aw_errname(rc) : "did not get the message");
 		aw_error(ctx, "registration_survives_blocked_receiver", "the receiving child failed");
 	} else {
 		int got = signal_within(QUIET_MS, &si);
 		aw_expect(ctx, "not_sent_to_blocked_receiver", got == 0,
 			  "the message went to the blocked receiver, and SIGUSR1 %s",
-			  got == 1 ? "came anyway" : mqu_errname(got));
+			  got == 1 ? "came anyway" : aw_errname(got));
 		int next = mqu_send(q, "n", 1, 0);
 		int again = next ? next : signal_within(COME_MS, &si);
 		aw_expect(ctx, "registration_survives_blocked_receiver", again == 1,
 			  "the next message to the empty queue: %s", again == 0 ?
-			  "no signal" : mqu_errname(again));
+			  "no signal" : aw_errname(again));
 	}
 	mq_notify(q, NULL);
 	mqu_drain(q);
@@ -197,8 +197,8 @@ static void check_one_shot(struct aw_ctx *ctx, mqd_t q)
 	int again = notify_signal(q, COOKIE);
 	aw_expect(ctx, "one_shot", first == 1 && second == 0 && again == 0,
 		  "first arrival: %s; second: %s (expected nothing); registering again: %s",
-		  first == 1 ? "signal" : mqu_errname(first), second == 1 ? "signal" :
-		  second == 0 ? "nothing" : mqu_errname(second), mqu_errname(again));
+		  first == 1 ? "signal" : aw_errname(first), second == 1 ? "signal" :
+		  second == 0 ? "nothing" : aw_errname(second), aw_errname(again));
 	mq_notify(q, NULL);
 }
 
@@ -212,7 +212,7 @@ static void notify_run(struct aw_ctx *ctx)
 		rc = -errno;
 	if (q < 0 || rc) {
 		aw_error_rest(ctx, "blocking SIGUSR1 or creating the queue: %s",
-			      mqu_errname(q < 0 ? q : rc));
+			      aw_errname(q < 0 ? q : rc));
 		return;
 	}
 	check_delivery(ctx, q);

@@ -117,10 +117,10 @@ static void check_states(struct aw_ctx *ctx, mqd_t q)
 	if (rc) {
 		for (size_t i = 0; i < AW_ARRAY_SIZE(state_obs); i++)
 			aw_unobserved(ctx, state_obs[i], "epoll, poll, select or mq_send failed: %s",
-				      mqu_errname(rc));
+				      aw_errname(rc));
 		for (size_t i = 0; i < AW_ARRAY_SIZE(state_checks); i++)
 			aw_error(ctx, state_checks[i], "epoll, poll, select or mq_send failed: %s",
-				 mqu_errname(rc));
+				 aw_errname(rc));
 		return;
 	}
 	for (int s = EMPTY; s < NSTATES; s++) {
@@ -153,7 +153,7 @@ static void observe_wronly(struct aw_ctx *ctx)
 	if (rc == 0)
 		rc = by_poll(w, &rev);
 	if (rc)
-		aw_unobserved(ctx, "wronly_pollin", "%s", mqu_errname(rc));
+		aw_unobserved(ctx, "wronly_pollin", "%s", aw_errname(rc));
 	else
 		aw_observe(ctx, "wronly_pollin", "%s", rev & POLLIN ? "yes" : "no");
 	if (w >= 0)
@@ -207,7 +207,7 @@ static void check_wake(struct aw_ctx *ctx, mqd_t q, bool receive)
 		}
 	}
 	if (rc)
-		aw_error(ctx, c, "setting up or the child: %s", rc > 0 ? "child failed" : mqu_errname(rc));
+		aw_error(ctx, c, "setting up or the child: %s", rc > 0 ? "child failed" : aw_errname(rc));
 	else
 		aw_expect(ctx, c, ready, "%s returned %d without the event", receive ? "poll" :
 			  "epoll_wait", n);
@@ -224,7 +224,7 @@ static void poll_run(struct aw_ctx *ctx)
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &(struct mqu_shape){ MAXMSG, 16 });
 
 	if (q < 0) {
-		aw_error_rest(ctx, "creating the queue: %s", mqu_errname(q));
+		aw_error_rest(ctx, "creating the queue: %s", aw_errname(q));
 		return;
 	}
 	check_states(ctx, q);

@@ -129,7 +129,7 @@ static const char *plan_failure(const struct plan *p)
 		return mqu_become_user_why(p->rc);
 	snprintf(buf, sizeof(buf), "%s failed: %s", p->failed_stage == ST_RLIMIT ? "setrlimit" :
 		 p->failed_stage == ST_UNSHARE ? "unshare(CLONE_NEWUSER) with its id maps" :
-		 "the child", mqu_errname(p->rc));
+		 "the child", aw_errname(p->rc));
 	return buf;
 }
 
@@ -139,12 +139,12 @@ static void observe_write(struct aw_ctx *ctx, const char *obs, struct plan *sh,
 	int rc = run_plan(sh, plan);
 
 	if (rc)
-		aw_unobserved(ctx, obs, "%s", sh->failed_stage ? plan_failure(sh) : mqu_errname(rc));
+		aw_unobserved(ctx, obs, "%s", sh->failed_stage ? plan_failure(sh) : aw_errname(rc));
 	else if (sh->rc == 0)
 		aw_observe(ctx, obs, "%s", sh->value == 20 ? "yes" : "accepted, not applied");
 	else
 		aw_observe(ctx, obs, "%s", sh->rc == AW_IPC_SYSCTL_REFUSED ? "refused by abiwatch" :
-			   mqu_errname(sh->rc));
+			   aw_errname(sh->rc));
 }
 
 static void observe_sysctls(struct aw_ctx *ctx, struct plan *sh)
@@ -182,14 +182,14 @@ static void check_rlimit(struct aw_ctx *ctx, struct plan *sh, int held)
 
 	aw_expect(ctx, "rlimit_per_uid", same == -EMFILE && other == 0,
 		  "uid %d holding a 1x8192 queue (%s); with a soft limit of %d, another process "
-		  "of that uid: %s (expected EMFILE), uid %d: %s", MQU_NOBODY, mqu_errname(held),
-		  ONE_FITS, mqu_errname(same), MQU_NOBODY2, mqu_errname(other));
+		  "of that uid: %s (expected EMFILE), uid %d: %s", MQU_NOBODY, aw_errname(held),
+		  ONE_FITS, aw_errname(same), MQU_NOBODY2, aw_errname(other));
 	int real = try_as(sh, MQU_NOBODY, MQU_NOBODY2, ONE_FITS, 0, -1);
 	int eff = try_as(sh, MQU_NOBODY2, MQU_NOBODY, ONE_FITS, 0, -1);
 	aw_expect(ctx, "rlimit_charged_to_real_uid", real == -EMFILE && eff == 0,
 		  "real uid %d with effective %d: %s (expected EMFILE); real %d with effective "
-		  "%d: %s", MQU_NOBODY, MQU_NOBODY2, mqu_errname(real), MQU_NOBODY2, MQU_NOBODY,
-		  mqu_errname(eff));
+		  "%d: %s", MQU_NOBODY, MQU_NOBODY2, aw_errname(real), MQU_NOBODY2, MQU_NOBODY,
+		  aw_errname(eff));
 }
 
 static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
@@ -201,7 +201,7 @@ static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 		aw_observe(ctx, "fresh_userns_counts_from_zero", "%s", fresh == 0 ? "yes" : "no");
 	else
 		aw_unobserved(ctx, "fresh_userns_counts_from_zero", "%s", sh->failed_stage ?
-			      plan_failure(sh) : mqu_errname(fresh));
+			      plan_failure(sh) : aw_errname(fresh));
 	if (getrlimit(RLIMIT_MSGQUEUE, &rl) != 0 || rl.rlim_max < 3 * (rlim_t)ONE_FITS) {
 		aw_unobserved(ctx, "creator_limit_binds", "the hard RLIMIT_MSGQUEUE is below %d bytes",
 			      3 * ONE_FITS);
@@ -212,7 +212,7 @@ static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 		aw_observe(ctx, "creator_limit_binds", "%s", binds == -EMFILE ? "yes" : "no");
 	else
 		aw_unobserved(ctx, "creator_limit_binds", "%s", sh->failed_stage ?
-			      plan_failure(sh) : mqu_errname(binds));
+			      plan_failure(sh) : aw_errname(binds));
 }
 
 static void userns_run(struct aw_ctx *ctx)
@@ -233,7 +233,7 @@ static void userns_run(struct aw_ctx *ctx)
 	/* The held queue stays (closed) until it is unlinked below. */
 	int rc = run_plan(sh, &hold);
 	if (rc || sh->rc) {
-		const char *why = rc && sh->failed_stage ? plan_failure(sh) : mqu_errname(rc ? rc : sh->rc);
+		const char *why = rc && sh->failed_stage ? plan_failure(sh) : aw_errname(rc ? rc : sh->rc);
 		if (sh->failed_stage == ST_BECOME) {
 			aw_skip_rest(ctx, "%s", why);
 		} else {
