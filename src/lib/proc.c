@@ -134,7 +134,7 @@ int aw_wait_until(pid_t pid, double deadline, int *status)
 		}
 		if (w < 0 && errno != EINTR) {
 			*status = 0;
-			rc = 1;
+			rc = -1;
 			break;
 		}
 		double left = deadline > 0 ? deadline - aw_now() : 1.0;
@@ -148,8 +148,11 @@ int aw_wait_until(pid_t pid, double deadline, int *status)
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 		(void)poll(&p, pidfd >= 0 ? 1 : 0, ms);
 	}
-	if (pidfd >= 0)
+	if (pidfd >= 0) {
+		int e = errno;
 		close(pidfd);
+		errno = e;
+	}
 	return rc;
 }
 

@@ -31,7 +31,8 @@ struct aw_spawn {
 pid_t aw_spawn(const char *const argv[], const struct aw_spawn *how);
 
 /* Wait for pid until deadline (aw_now() seconds; <= 0: no deadline).
- * 1 with *status when it ended, 0 at the deadline (still running). */
+ * 1 with *status when it ended, 0 at the deadline (still running), -1
+ * with errno (and *status 0) when pid is no child of ours to wait for. */
 int aw_wait_until(pid_t pid, double deadline, int *status);
 
 /* SIGKILL the child's process group (and the child) and reap it. */

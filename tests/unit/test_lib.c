@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The probe library (src/lib/): errno names, children of a probe and
- * what they report, programs run with a deadline, 32-bit helpers. */
+ * their identities, signals and deadlines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/signals.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 static void test_errname(void **state)
 {
@@ -20,10 +27,182 @@ static void test_errname(void **state)
 	assert_string_equal(aw_errname(99999), "errno 99999");
 }
 
+/* ---- children ---- */
+
+static int exits_with(void *arg)
+{
+	return *(int *)arg;
+}
+
+static int dies(void *arg)
+{
+	(void)arg;
+	raise(SIGTERM);
+	return 0;
+}
+
+static int sleeps(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int reads_pipe(void *arg)
+{
+	char c;
+	return read(*(int *)arg, &c, 1) == 1 ? 0 : 1;
+}
+
+static void test_child_statuses(void **state)
+{
+	(void)state;
+	int seven = 7, zero = 0;
+	assert_int_equal(aw_child_run(exits_with, &seven, 5000), 7);
+	assert_int_equal(aw_child_run(exits_with, &zero, -1), 0);
+	assert_int_equal(aw_child_run(dies, NULL, 5000), 128 + SIGTERM);
+	/* At the deadline the child is killed and reaped. */
+	pid_t pid = aw_child_start(sleeps, NULL);
+	assert_true(pid > 0);
+	assert_int_equal(aw_child_wait(pid, 50), -ETIMEDOUT);
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(aw_child_wait(pid, 50), -ECHILD);
+}
+
+static void test_child_shares_memory(void **state)
+{
+	(void)state;
+	int *shared = aw_shared_alloc(sizeof(int));
+	assert_non_null(shared);
+	assert_int_equal(*shared, 0);
+	*shared = 5;
+	assert_int_equal(aw_child_run(exits_with, shared, 5000), 5);
+	aw_shared_free(shared, sizeof(int));
+}
+
+static void test_wait_blocked(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = aw_child_start(reads_pipe, &p[0]);
+	assert_true(pid > 0);
+	assert_int_equal(aw_wait_blocked(pid, SYS_read, 5000), 0);
+	/* Not in that call: the wait ends at its bound. */
+	assert_int_equal(aw_wait_blocked(pid, SYS_write, 20), -ETIMEDOUT);
+	assert_int_equal(write(p[1], "g", 1), 1);
+	assert_int_equal(aw_child_wait(pid, 5000), 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_proc_syscall(void **state)
+{
+	(void)state;
+	long nr = -1;
+	assert_int_equal(aw_parse_proc_syscall("243 0x3 0x7ffc 0x40 0x0 0x0 0x0 0x7ffc 0x7f12\n", &nr), 0);
+	assert_int_equal(nr, 243);
+	assert_int_equal(aw_parse_proc_syscall("-1 0x7ffc 0x7f12\n", &nr), 0);
+	assert_int_equal(nr, -1);
+	assert_int_equal(aw_parse_proc_syscall("running\n", &nr), -EAGAIN);
+	assert_int_equal(aw_parse_proc_syscall("", &nr), -EINVAL);
+	assert_int_equal(aw_parse_proc_syscall("x12", &nr), -EINVAL);
+	assert_int_equal(aw_parse_proc_syscall("12x", &nr), -EINVAL);
+	assert_int_equal(aw_parse_proc_syscall(NULL, &nr), -EINVAL);
+}
+
+/* ---- identities ---- */
+
+static int own_uids(void *arg)
+{
+	(void)arg;
+	uid_t r, e, s;
+	getresuid(&r, &e, &s);
+	return r == AW_NOBODY && e == AW_NOBODY2 && s == AW_NOBODY2 ? 0 : 1;
+}
+
+/* In a user namespace of its own, where only uid 0 is mapped: 65534 is
+ * refused, and the function never runs. */
+static int refused_in_userns(void *arg)
+{
+	(void)arg;
+	int refused = 0, seven = 7;
+	if (aw_enter_userns(0) != 0)
+		return 2;
+	int rc = aw_child_run_as(AW_NOBODY, AW_NOBODY, exits_with, &seven, 5000, &refused);
+	return rc == -EINVAL && refused == -EINVAL ? 0 : 1;
+}
+
+static void test_child_as_user(void **state)
+{
+	(void)state;
+	int refused = -1;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(aw_child_run_as(AW_NOBODY, AW_NOBODY2, own_uids, NULL, 5000, &refused), 0);
+	assert_int_equal(refused, 0);
+	int rc = aw_child_run(refused_in_userns, NULL, 5000);
+	if (rc == 2)
+		skip(); /* no user namespaces here */
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(aw_become_user_why(-EINVAL), "not mapped"));
+	assert_non_null(strstr(aw_become_user_why(-EPERM), "CAP_SETUID"));
+}
+
+/* ---- signals and deadlines ---- */
+
+static void test_deadline_normalised(void **state)
+{
+	(void)state;
+	const long ms[] = { -1000, -1, 0, 1, 999, 1001, 30 };
+	struct timespec now;
+	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		struct timespec d = aw_deadline_ms(ms[i]);
+		assert_true(d.tv_nsec >= 0 && d.tv_nsec < 1000000000);
+		long long diff = ((long long)d.tv_sec - now.tv_sec) * 1000 +
+				 (d.tv_nsec - now.tv_nsec) / 1000000;
+		/* Within a few ms of what was asked (the clock moved on). */
+		assert_true(diff >= ms[i] - 1 && diff <= ms[i] + 50);
+	}
+	struct timespec past = aw_deadline_ms(-1000);
+	assert_true(aw_realtime_reached(&past));
+	struct timespec future = aw_deadline_ms(60000);
+	assert_false(aw_realtime_reached(&future));
+}
+
+static void test_signals(void **state)
+{
+	(void)state;
+	siginfo_t si;
+	assert_int_equal(aw_block_signal(SIGUSR2), 0);
+	assert_int_equal(aw_wait_signal(SIGUSR2, 0, &si), 0);
+	raise(SIGUSR2);
+	assert_int_equal(aw_wait_signal(SIGUSR2, 1000, &si), 1);
+	assert_int_equal(si.si_signo, SIGUSR2);
+	raise(SIGUSR2);
+	aw_flush_signal(SIGUSR2);
+	assert_int_equal(aw_wait_signal(SIGUSR2, 0, &si), 0);
+	assert_int_equal(aw_count_signal(SIGALRM, 0), 0);
+	assert_int_equal(aw_alarm_ms(5), 0);
+	while (aw_signal_count < 2)
+		pause();
+	aw_alarm_cancel();
+	signal(SIGALRM, SIG_DFL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errname),
+		cmocka_unit_test(test_child_statuses),
+		cmocka_unit_test(test_child_shares_memory),
+		cmocka_unit_test(test_wait_blocked),
+		cmocka_unit_test(test_proc_syscall),
+		cmocka_unit_test(test_child_as_user),
+		cmocka_unit_test(test_deadline_normalised),
+		cmocka_unit_test(test_signals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

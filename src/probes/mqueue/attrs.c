@@ -143,7 +143,7 @@ static void check_nonblock(struct aw_ctx *ctx, mqd_t q)
 	int orc = other < 0 ? other : mqu_getattr(other, &a);
 	int drc = dup_fd < 0 ? -errno : mqu_getattr(dup_fd, &d);
 	int rc2 = set_flags(q, 0);
-	struct timespec t = mqu_deadline_ms(20);
+	struct timespec t = aw_deadline_ms(20);
 	long blocked = rc2 ? rc2 : mqu_rc(mq_timedreceive(q, buf, sizeof(buf), NULL, &t));
 	aw_expect(ctx, "nonblock_takes_effect", empty == -EAGAIN && blocked == -ETIMEDOUT,
 		  "with O_NONBLOCK set: %s (expected EAGAIN); cleared, with a 20 ms deadline: %s "

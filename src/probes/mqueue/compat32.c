@@ -76,7 +76,7 @@ struct helper_run {
 	char *out;
 	size_t len;
 	int exec_err;   /* errno of execv, 0 if it started */
-	int status;     /* mqu_child_wait-style status, or -ETIMEDOUT */
+	int status;     /* aw_child_wait-style status, or -ETIMEDOUT */
 };
 
 static __attribute__((noreturn)) void exec_helper(const char *path, int out_fd, int err_fd)
@@ -144,7 +144,7 @@ static int run_helper(const char *path, struct helper_run *r)
 	if (!r->exec_err)
 		collect(out[0], r, HELPER_TIMEOUT_MS);
 	close(out[0]);
-	r->status = mqu_child_wait(pid, r->exec_err ? 1000 : 500);
+	r->status = aw_child_wait(pid, r->exec_err ? 1000 : 500);
 	return 0;
 }
 

@@ -211,27 +211,27 @@ static int setup(struct aw_ctx *ctx, struct nsview *v, int *parent_q, int *same_
 
 static void ipcns_run(struct aw_ctx *ctx)
 {
-	struct nsview *v = mqu_shared_alloc(sizeof(*v));
+	struct nsview *v = aw_shared_alloc(sizeof(*v));
 	int parent_q = -1, same_q = -1, sees_child, status;
 	long long mm;
 
 	if (!aw_private_ipc(ctx)) {
 		aw_skip_rest(ctx, "%s", "not in a private IPC namespace: knobs must not be written");
-		mqu_shared_free(v, sizeof(*v));
+		aw_shared_free(v, sizeof(*v));
 		return;
 	}
 	int rc = v ? setup(ctx, v, &parent_q, &same_q) : -ENOMEM;
-	pid_t pid = rc ? rc : mqu_child_start(ns_child, v);
+	pid_t pid = rc ? rc : aw_child_start(ns_child, v);
 	if (pid < 0) {
 		aw_error_rest(ctx, "tuning the knobs or starting the child: %s",
 			      rc == AW_IPC_SYSCTL_REFUSED ? aw_ipc_sysctl_strerror(rc) : aw_errname((int)pid));
-		mqu_shared_free(v, sizeof(*v));
+		aw_shared_free(v, sizeof(*v));
 		return;
 	}
 	parent_side(ctx, v, &sees_child, &mm);
 	if (write(v->go[1], "g", 1) != 1)
 		kill(pid, SIGKILL);
-	status = mqu_child_wait(pid, 3000);
+	status = aw_child_wait(pid, 3000);
 	if (status != 0 || sees_child == -ETIMEDOUT) {
 		aw_error_rest(ctx, "the child in the new namespace failed: %s", v->unshare_rc ?
 			      aw_errname(v->unshare_rc) : status < 0 ? aw_errname(status) : "error");
@@ -253,7 +253,7 @@ static void ipcns_run(struct aw_ctx *ctx)
 	if (same_q >= 0)
 		mq_close(same_q);
 	umount2(v->mnt_old, MNT_DETACH);
-	mqu_shared_free(v, sizeof(*v));
+	aw_shared_free(v, sizeof(*v));
 }
 
 static const char *const ipcns_tags[] = {

@@ -191,7 +191,6 @@ static void check_notify_fields(struct aw_ctx *ctx, const struct fs *fs, mqd_t q
 static int creator_child(void *arg)
 {
 	(void)arg;
-	mqu_child_become(MQU_NOBODY2, MQU_NOBODY);
 	return mqu_open_new("/aw_fs_user", O_RDWR, 0600, &(struct mqu_shape){ 1, 16 }) < 0;
 }
 
@@ -199,38 +198,44 @@ static void check_owner(struct aw_ctx *ctx, const struct fs *fs)
 {
 	char path[128];
 	struct stat st;
-	int status = mqu_child_run(creator_child, NULL, 2000);
+	int refused;
+	int status = aw_child_run_as(AW_NOBODY2, AW_NOBODY, creator_child, NULL, 2000, &refused);
 
-	if (mqu_become_failed(status)) {
-		aw_skip(ctx, "owner_creator", "%s", mqu_become_user_why(mqu_become_failed(status)));
+	if (refused) {
+		aw_skip(ctx, "owner_creator", "%s", aw_become_user_why(refused));
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/aw_fs_user", fs->dir);
 	int rc = status ? -EIO : stat(path, &st) == 0 ? 0 : -errno;
-	aw_expect(ctx, "owner_creator", rc == 0 && st.st_uid == MQU_NOBODY && st.st_gid == MQU_NOBODY,
+	aw_expect(ctx, "owner_creator", rc == 0 && st.st_uid == AW_NOBODY && st.st_gid == AW_NOBODY,
 		  "a queue created with real uid %d, effective uid and gid %d: %s, owner %d:%d",
-		  MQU_NOBODY2, MQU_NOBODY, aw_errname(rc), rc ? -1 : (int)st.st_uid,
+		  AW_NOBODY2, AW_NOBODY, aw_errname(rc), rc ? -1 : (int)st.st_uid,
 		  rc ? -1 : (int)st.st_gid);
 	mq_unlink("/aw_fs_user");
 }
 
-/* 0 when uid 65534 could open the queue for reading, 1 when not. */
+/* As uid 65534: 0 when it could open the queue for reading, 1 when not. */
 static int reader_child(void *arg)
 {
 	(void)arg;
-	mqu_child_become(MQU_NOBODY, MQU_NOBODY);
 	mqd_t q = mq_open(QNAME, O_RDONLY);
 	return q == (mqd_t)-1 ? 1 : 0;
 }
 
+static int read_as_nobody(int *refused)
+{
+	return aw_child_run_as(AW_NOBODY, AW_NOBODY, reader_child, NULL, 2000, refused);
+}
+
 static void observe_chmod(struct aw_ctx *ctx, const struct fs *fs)
 {
-	int before = mqu_child_run(reader_child, NULL, 2000);
+	int refused, again;
+	int before = read_as_nobody(&refused);
 	int rc = chmod(fs->file, 0600) == 0 ? 0 : -errno;
-	int after = rc ? rc : mqu_child_run(reader_child, NULL, 2000);
+	int after = rc ? rc : read_as_nobody(&again);
 
-	if (mqu_become_failed(before))
-		aw_unobserved(ctx, "chmod_applies", "%s", mqu_become_user_why(mqu_become_failed(before)));
+	if (refused)
+		aw_unobserved(ctx, "chmod_applies", "%s", aw_become_user_why(refused));
 	else if (rc || before < 0 || after < 0)
 		aw_unobserved(ctx, "chmod_applies", "chmod or the child: %s", aw_errname(rc ? rc : -EIO));
 	else

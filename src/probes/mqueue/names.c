@@ -150,7 +150,6 @@ static const struct access_try access_tries[] = {
 };
 
 struct access_result {
-	int become; /* mqu_become_user() */
 	int rc[AW_ARRAY_SIZE(access_tries)];
 	int unlink_rc;
 };
@@ -159,8 +158,6 @@ static int access_child(void *arg)
 {
 	struct access_result *r = arg;
 
-	if ((r->become = mqu_become_user(MQU_NOBODY, MQU_NOBODY)) != 0)
-		return 1;
 	for (size_t i = 0; i < AW_ARRAY_SIZE(access_tries); i++) {
 		mqd_t q = mq_open(access_tries[i].name, access_tries[i].oflag);
 		r->rc[i] = q == (mqd_t)-1 ? -errno : 0;
@@ -179,7 +176,7 @@ static void report_access(struct aw_ctx *ctx, const struct access_result *r)
 		if (r->rc[i] == -want[i])
 			continue;
 		aw_fail(ctx, "eacces_mode_bits", "uid %d opening %s (owned by uid 0) with %s: "
-			"expected %s, got %s", MQU_NOBODY, access_tries[i].name,
+			"expected %s, got %s", AW_NOBODY, access_tries[i].name,
 			access_tries[i].oflag == O_RDONLY ? "O_RDONLY" :
 			access_tries[i].oflag == O_WRONLY ? "O_WRONLY" : "O_RDWR",
 			aw_errname(want[i]), aw_errname(r->rc[i]));
@@ -195,17 +192,18 @@ static void check_access(struct aw_ctx *ctx)
 {
 	int a = mqu_open_new("/aw_mode_0640", O_RDWR, 0640, &tiny);
 	int b = mqu_open_new("/aw_mode_0604", O_RDWR, 0604, &tiny);
-	struct access_result *r = mqu_shared_alloc(sizeof(*r));
+	struct access_result *r = aw_shared_alloc(sizeof(*r));
 	int rc = a < 0 ? a : b < 0 ? b : r ? 0 : -ENOMEM;
+	int refused = 0;
 
 	/* The umask must not take bits away from the modes under test. */
 	if (rc == 0)
 		rc = fchmod(b, 0604) == 0 && fchmod(a, 0640) == 0 ? 0 : -errno;
 	if (rc == 0)
-		rc = mqu_child_run(access_child, r, 5000);
-	if (rc == 1 && r->become != 0) {
-		aw_skip(ctx, "eacces_mode_bits", "%s", mqu_become_user_why(r->become));
-		aw_skip(ctx, "unlink_eacces", "%s", mqu_become_user_why(r->become));
+		rc = aw_child_run_as(AW_NOBODY, AW_NOBODY, access_child, r, 5000, &refused);
+	if (refused) {
+		aw_skip(ctx, "eacces_mode_bits", "%s", aw_become_user_why(refused));
+		aw_skip(ctx, "unlink_eacces", "%s", aw_become_user_why(refused));
 	} else if (rc != 0) {
 		aw_error(ctx, "eacces_mode_bits", "setting up or running the child: %s",
 			 rc > 0 ? "it failed" : aw_errname(rc));
@@ -213,7 +211,7 @@ static void check_access(struct aw_ctx *ctx)
 	} else {
 		report_access(ctx, r);
 	}
-	mqu_shared_free(r, sizeof(*r));
+	aw_shared_free(r, sizeof(*r));
 	if (a >= 0)
 		mq_close(a);
 	if (b >= 0)
@@ -283,11 +281,11 @@ static void check_excl_race(struct aw_ctx *ctx)
 		return;
 	}
 	for (; started < RACERS; started++)
-		if ((pid[started] = mqu_child_start(racer_child, &r)) < 0)
+		if ((pid[started] = aw_child_start(racer_child, &r)) < 0)
 			break;
 	close(r.go[1]);
 	for (int i = 0; i < started; i++) {
-		int st = mqu_child_wait(pid[i], 5000);
+		int st = aw_child_wait(pid[i], 5000);
 		won += st == 0;
 		lost += st == 2;
 		other += st != 0 && st != 2;

@@ -48,20 +48,13 @@ static int notify_signal(mqd_t q, int cookie)
 /* Whether SIGUSR1 comes within ms: 1 yes, 0 no, -errno. */
 static int signal_within(int ms, siginfo_t *si)
 {
-	return mqu_wait_signal(SIGUSR1, ms, si);
+	return aw_wait_signal(SIGUSR1, ms, si);
 }
 
-struct sender {
-	bool other_user; /* send as real uid 65534, effective 65533 */
-};
-
-/* 0 sent; 3 no queue; 4 mq_send failed; or mqu_child_become()'s exit. */
+/* 0 sent; 3 no queue; 4 mq_send failed. */
 static int sender_child(void *arg)
 {
-	const struct sender *s = arg;
-
-	if (s->other_user)
-		mqu_child_become(MQU_NOBODY, MQU_NOBODY2);
+	(void)arg;
 	mqd_t q = mq_open(QNAME, O_WRONLY);
 	if (q == (mqd_t)-1)
 		return 3;
@@ -77,30 +70,26 @@ static void report_siginfo(struct aw_ctx *ctx, const siginfo_t *si, pid_t sender
 	aw_expect(ctx, "si_pid_sender", si->si_pid == sender, "si_pid %d, the sender is %d",
 		  (int)si->si_pid, (int)sender);
 	if (become)
-		aw_skip(ctx, "si_uid_sender_real", "%s", mqu_become_user_why(become));
+		aw_skip(ctx, "si_uid_sender_real", "%s", aw_become_user_why(become));
 	else
-		aw_expect(ctx, "si_uid_sender_real", si->si_uid == MQU_NOBODY,
+		aw_expect(ctx, "si_uid_sender_real", si->si_uid == AW_NOBODY,
 			  "si_uid %u; the sender's real uid is %d, its effective %d",
-			  (unsigned)si->si_uid, MQU_NOBODY, MQU_NOBODY2);
+			  (unsigned)si->si_uid, AW_NOBODY, AW_NOBODY2);
 }
 
 static void check_delivery(struct aw_ctx *ctx, mqd_t q)
 {
 	static const char *const rest[] = { "signal_delivered", "si_code_mesgq", "si_value",
 					    "si_pid_sender", "si_uid_sender_real" };
-	struct sender s = { .other_user = true };
 	siginfo_t si;
+	int become = 0;
 	int rc = notify_signal(q, COOKIE);
-	pid_t pid = rc ? rc : mqu_child_start(sender_child, &s);
-	int status = pid < 0 ? (int)pid : mqu_child_wait(pid, 5000);
-	int become = mqu_become_failed(status);
+	/* Real uid 65534, effective 65533: si_uid must be the real one. */
+	pid_t pid = rc ? rc : aw_child_start_as(AW_NOBODY, AW_NOBODY2, sender_child, NULL, &become);
 
-	if (become) {
-		/* No unprivileged uid here: the same uid sends. */
-		s.other_user = false;
-		pid = mqu_child_start(sender_child, &s);
-		status = pid < 0 ? (int)pid : mqu_child_wait(pid, 5000);
-	}
+	if (become) /* No unprivileged uid here: the same uid sends. */
+		pid = aw_child_start(sender_child, NULL);
+	int status = pid < 0 ? (int)pid : aw_child_wait(pid, 5000);
 	if (status != 0) {
 		for (size_t i = 0; i < AW_ARRAY_SIZE(rest); i++)
 			aw_error(ctx, rest[i], "registering or the sending child failed: %s",
@@ -140,7 +129,7 @@ static void check_empty_transition(struct aw_ctx *ctx, mqd_t q)
 		  "sent nothing" : aw_errname(late));
 	mq_notify(q, NULL);
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 }
 
 static int receiver_child(void *arg)
@@ -155,12 +144,12 @@ static void check_blocked_receiver(struct aw_ctx *ctx, mqd_t q)
 {
 	siginfo_t si;
 	int rc = notify_signal(q, COOKIE);
-	pid_t pid = rc ? rc : mqu_child_start(receiver_child, &q);
+	pid_t pid = rc ? rc : aw_child_start(receiver_child, &q);
 
-	rc = pid < 0 ? (int)pid : mqu_wait_blocked(pid, SYS_mq_timedreceive, 2000);
+	rc = pid < 0 ? (int)pid : aw_wait_blocked(pid, SYS_mq_timedreceive, 2000);
 	if (rc == 0)
 		rc = mqu_send(q, "b", 1, 0);
-	int status = pid < 0 ? (int)pid : mqu_child_wait(pid, 2000);
+	int status = pid < 0 ? (int)pid : aw_child_wait(pid, 2000);
 	if (rc || status) {
 		aw_error(ctx, "not_sent_to_blocked_receiver", "the receiving child: %s",
 			 rc ? aw_errname(rc) : "did not get the message");
@@ -178,7 +167,7 @@ static void check_blocked_receiver(struct aw_ctx *ctx, mqd_t q)
 	}
 	mq_notify(q, NULL);
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 }
 
 static void check_one_shot(struct aw_ctx *ctx, mqd_t q)
@@ -204,7 +193,7 @@ static void check_one_shot(struct aw_ctx *ctx, mqd_t q)
 
 static void notify_run(struct aw_ctx *ctx)
 {
-	int rc = mqu_block_signal(SIGUSR1);
+	int rc = aw_block_signal(SIGUSR1);
 	int q = rc ? rc : mqu_open_new(QNAME, O_RDWR, 0666, &(struct mqu_shape){ 4, 32 });
 
 	/* The sender may be another user: the umask must leave it write. */

@@ -76,7 +76,7 @@ static int holder_start(struct holder *h)
 		close(h->ready[1]);
 		return rc;
 	}
-	h->pid = mqu_child_start(holder_child, h);
+	h->pid = aw_child_start(holder_child, h);
 	if (h->pid < 0)
 		return (int)h->pid;
 	struct pollfd p = { .fd = h->ready[0], .events = POLLIN };
@@ -93,7 +93,7 @@ static int holder_stop(struct holder *h)
 	if (h->pid > 0) {
 		if (write(h->go[1], "g", 1) != 1)
 			kill(h->pid, SIGKILL);
-		status = mqu_child_wait(h->pid, 2000);
+		status = aw_child_wait(h->pid, 2000);
 	}
 	close(h->ready[0]);
 	close(h->ready[1]);
@@ -156,25 +156,25 @@ static void check_own_registration(struct aw_ctx *ctx, mqd_t q)
 		aw_observe(ctx, "ebusy_same_process", "%s", aw_errname(twice));
 	int un = (int)mqu_rc(mq_notify(q, NULL));
 	int sent = mqu_send(q, "u", 1, 0);
-	int sig = sent ? sent : mqu_wait_signal(SIGUSR1, QUIET_MS, &si);
-	int other = mqu_child_run(register_child, NULL, 2000);
+	int sig = sent ? sent : aw_wait_signal(SIGUSR1, QUIET_MS, &si);
+	int other = aw_child_run(register_child, NULL, 2000);
 	aw_expect(ctx, "unregister_null", rc == 0 && un == 0 && sig == 0 && other == 0,
 		  "register %s, mq_notify(NULL) %s, then a message: %s, another process "
 		  "registering: %s", aw_errname(rc), aw_errname(un), sig == 1 ? "signal" :
 		  sig == 0 ? "nothing" : aw_errname(sig), other == 0 ? "success" : "failed");
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 }
 
 static void check_close_unregisters(struct aw_ctx *ctx)
 {
 	int q = (int)mqu_rc(mq_open(QNAME, O_RDONLY));
 	int rc = q < 0 ? q : notify_kind(q, SIGEV_NONE, 0);
-	int busy = rc ? rc : mqu_child_run(register_child, NULL, 2000);
+	int busy = rc ? rc : aw_child_run(register_child, NULL, 2000);
 
 	if (q >= 0)
 		mq_close(q);
-	int after = rc ? rc : mqu_child_run(register_child, NULL, 2000);
+	int after = rc ? rc : aw_child_run(register_child, NULL, 2000);
 	if (rc)
 		aw_error(ctx, "close_unregisters", "registering: %s", aw_errname(rc));
 	else
@@ -191,7 +191,7 @@ static void observe_close_other(struct aw_ctx *ctx)
 
 	if (b >= 0)
 		mq_close(b);
-	int other = rc ? rc : mqu_child_run(register_child, NULL, 2000);
+	int other = rc ? rc : aw_child_run(register_child, NULL, 2000);
 	if (rc)
 		aw_unobserved(ctx, "close_other_fd_unregisters", "registering: %s", aw_errname(rc));
 	else
@@ -209,20 +209,20 @@ static void check_none(struct aw_ctx *ctx, mqd_t q)
 	 * make a signal appear. */
 	int rc = notify_kind(q, SIGEV_NONE, SIGUSR1);
 	int sent = rc ? rc : mqu_send(q, "n", 1, 0);
-	int sig = sent ? sent : mqu_wait_signal(SIGUSR1, QUIET_MS, &si);
+	int sig = sent ? sent : aw_wait_signal(SIGUSR1, QUIET_MS, &si);
 
 	aw_expect(ctx, "sigev_none_no_signal", rc == 0 && sig == 0,
 		  "SIGEV_NONE: %s, then a message: %s", aw_errname(rc),
 		  sig == 1 ? "SIGUSR1 came" : sig == 0 ? "nothing" : aw_errname(sig));
 	if (sig == 0) {
-		int other = mqu_child_run(register_child, NULL, 2000);
+		int other = aw_child_run(register_child, NULL, 2000);
 		aw_observe(ctx, "sigev_none_consumed", "%s", other == 0 ? "yes" : "no");
 	} else {
 		aw_unobserved(ctx, "sigev_none_consumed", "the SIGEV_NONE registration failed");
 	}
 	mq_notify(q, NULL);
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 	rc = notify_kind(q, SIGEV_SIGNAL, 0);
 	aw_observe(ctx, "signo_zero", "%s", rc == 0 ? "accepted" : aw_errname(rc));
 	mq_notify(q, NULL);
@@ -298,7 +298,7 @@ static void check_thread(struct aw_ctx *ctx, mqd_t q)
 
 static void notifyreg_run(struct aw_ctx *ctx)
 {
-	int rc = mqu_block_signal(SIGUSR1);
+	int rc = aw_block_signal(SIGUSR1);
 	int q = rc ? rc : mqu_open_new(QNAME, O_RDWR, 0600, &(struct mqu_shape){ 4, 32 });
 
 	if (q < 0 || rc) {

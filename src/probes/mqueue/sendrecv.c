@@ -290,16 +290,16 @@ static void check_blocking(struct aw_ctx *ctx, mqd_t q, bool send)
 
 	for (int i = 0; send && i < MAXMSG && rc == 0; i++)
 		rc = mqu_send(q, "f", 1, 0);
-	pid_t pid = rc ? rc : mqu_child_start(blocker_child, &b);
+	pid_t pid = rc ? rc : aw_child_start(blocker_child, &b);
 	if (pid < 0) {
 		aw_error(ctx, c, "filling the queue or forking: %s", aw_errname((int)pid));
 		mqu_drain(q);
 		return;
 	}
-	rc = mqu_wait_blocked(pid, send ? SYS_mq_timedsend : SYS_mq_timedreceive, 2000);
+	rc = aw_wait_blocked(pid, send ? SYS_mq_timedsend : SYS_mq_timedreceive, 2000);
 	if (rc == 0)
 		rc = send ? (int)mqu_recv(q, buf, sizeof(buf), NULL) : mqu_send(q, "wake", 4, 0);
-	int status = mqu_child_wait(pid, 2000);
+	int status = aw_child_wait(pid, 2000);
 	if (rc < 0)
 		aw_fail(ctx, c, "the child did not block, or the call that should end it failed: %s",
 			aw_errname(rc));
@@ -341,21 +341,21 @@ static void observe_wakeup_order(struct aw_ctx *ctx, mqd_t q)
 	const char *o = "receiver_wakeup_order";
 	struct waiter low = { q, 10 }, high = { q, 0 };
 	int sa = -1, sb = -1;
-	pid_t a = mqu_child_start(waiter_child, &low);
-	int rc = a < 0 ? (int)a : mqu_wait_blocked(a, SYS_mq_timedreceive, 2000);
-	pid_t b = rc ? rc : mqu_child_start(waiter_child, &high);
+	pid_t a = aw_child_start(waiter_child, &low);
+	int rc = a < 0 ? (int)a : aw_wait_blocked(a, SYS_mq_timedreceive, 2000);
+	pid_t b = rc ? rc : aw_child_start(waiter_child, &high);
 
-	rc = b < 0 ? (int)b : mqu_wait_blocked(b, SYS_mq_timedreceive, 2000);
+	rc = b < 0 ? (int)b : aw_wait_blocked(b, SYS_mq_timedreceive, 2000);
 	if (rc == 0)
 		rc = mqu_send(q, "1", 1, 0);
 	for (int ms = 0; rc == 0 && sa < 0 && sb < 0 && ms < 2000; ms++) {
 		sa = ended(a);
 		sb = ended(b);
 		if (sa < 0 && sb < 0)
-			mqu_sleep_ms(1);
+			aw_sleep_ms(1);
 	}
 	if (rc == 0) {
-		mqu_sleep_ms(10);
+		aw_sleep_ms(10);
 		if (sa < 0)
 			sa = ended(a);
 		if (sb < 0)
@@ -375,7 +375,7 @@ static void observe_wakeup_order(struct aw_ctx *ctx, mqd_t q)
 		pid_t p = i ? b : a;
 		if (p > 0 && (i ? sb : sa) < 0) {
 			mqu_send(q, "2", 1, 0);
-			mqu_child_wait(p, 2000);
+			aw_child_wait(p, 2000);
 		}
 	}
 	mqu_drain(q);

@@ -59,7 +59,7 @@ static int fill(mqd_t q)
 
 static void check_past(struct aw_ctx *ctx, mqd_t q)
 {
-	struct timespec past = mqu_deadline_ms(-1000);
+	struct timespec past = aw_deadline_ms(-1000);
 	long r = timed_recv(q, &past);
 
 	aw_expect(ctx, "etimedout_past_receive", r == -ETIMEDOUT, "empty queue, deadline 1 s ago: %s",
@@ -73,17 +73,17 @@ static void check_past(struct aw_ctx *ctx, mqd_t q)
 
 static void check_near(struct aw_ctx *ctx, mqd_t q)
 {
-	struct timespec t = mqu_deadline_ms(NEAR_MS);
+	struct timespec t = aw_deadline_ms(NEAR_MS);
 	long r = timed_recv(q, &t);
-	bool late = mqu_realtime_reached(&t);
+	bool late = aw_realtime_reached(&t);
 
 	aw_expect(ctx, "etimedout_near_receive", r == -ETIMEDOUT && late,
 		  "empty queue, deadline %d ms ahead: %s, %s the deadline", NEAR_MS,
 		  aw_errname((int)r), late ? "at or after" : "before");
 	int rc = fill(q);
-	t = mqu_deadline_ms(NEAR_MS);
+	t = aw_deadline_ms(NEAR_MS);
 	int s = rc ? rc : timed_send(q, &t);
-	late = mqu_realtime_reached(&t);
+	late = aw_realtime_reached(&t);
 	aw_expect(ctx, "etimedout_near_send", s == -ETIMEDOUT && late,
 		  "full queue, deadline %d ms ahead: %s, %s the deadline", NEAR_MS,
 		  aw_errname(s), late ? "at or after" : "before");
@@ -93,7 +93,7 @@ static void check_near(struct aw_ctx *ctx, mqd_t q)
 static void check_invalid(struct aw_ctx *ctx, mqd_t q)
 {
 	const long nsecs[] = { -1, 1000000000 };
-	struct timespec t = mqu_deadline_ms(1000);
+	struct timespec t = aw_deadline_ms(1000);
 	long got[4];
 
 	for (size_t i = 0; i < 2; i++) {
@@ -129,15 +129,15 @@ static void check_invalid(struct aw_ctx *ctx, mqd_t q)
 static long interrupted(mqd_t q, bool send, const struct timespec *t, int flags, int *runs)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	int rc = mqu_count_signal(SIGALRM, flags);
+	int rc = aw_count_signal(SIGALRM, flags);
 
 	if (rc == 0 && send)
 		rc = fill(q);
 	if (rc == 0)
-		rc = mqu_alarm_ms(20);
+		rc = aw_alarm_ms(20);
 	long r = rc ? rc : send ? timed_send(q, t) : timed_recv(q, t);
-	mqu_alarm_cancel();
-	*runs = mqu_signal_count;
+	aw_alarm_cancel();
+	*runs = aw_signal_count;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(SIGALRM, &dfl, NULL);
 	mqu_drain(q);
@@ -150,7 +150,7 @@ static void check_eintr(struct aw_ctx *ctx, mqd_t q)
 	int runs;
 
 	for (int send = 0; send < 2; send++) {
-		struct timespec t = mqu_deadline_ms(2000);
+		struct timespec t = aw_deadline_ms(2000);
 		long r = interrupted(q, send, &t, 0, &runs);
 		aw_expect(ctx, checks[send], r == -EINTR && runs >= 1,
 			  "SIGALRM every 20 ms, deadline 2 s: %s, handler ran %d times",
@@ -160,10 +160,10 @@ static void check_eintr(struct aw_ctx *ctx, mqd_t q)
 
 static void check_restart(struct aw_ctx *ctx, mqd_t q)
 {
-	struct timespec t = mqu_deadline_ms(80);
+	struct timespec t = aw_deadline_ms(80);
 	int runs;
 	long r = interrupted(q, false, &t, SA_RESTART, &runs);
-	bool late = mqu_realtime_reached(&t);
+	bool late = aw_realtime_reached(&t);
 
 	aw_expect(ctx, "restart_with_sa_restart", r == -ETIMEDOUT && runs >= 1 && late,
 		  "SIGALRM (SA_RESTART) every 20 ms, deadline 80 ms: %s %s the deadline, "

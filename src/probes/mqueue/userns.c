@@ -95,13 +95,13 @@ static int plan_child(void *arg)
 	struct plan *p = arg;
 
 	p->failed_stage = ST_BECOME;
-	if (p->ruid && (p->rc = mqu_become_user(p->ruid, p->euid)) != 0)
+	if (p->ruid && (p->rc = aw_become_user(p->ruid, p->euid)) != 0)
 		return 1;
 	p->failed_stage = ST_RLIMIT;
 	if ((p->rc = set_soft(p->soft_before)) != 0)
 		return 1;
 	p->failed_stage = ST_UNSHARE;
-	if (p->unshare && (p->rc = mqu_enter_userns(p->unshare & ~CLONE_NEWUSER)) != 0)
+	if (p->unshare && (p->rc = aw_enter_userns(p->unshare & ~CLONE_NEWUSER)) != 0)
 		return 1;
 	p->failed_stage = ST_RLIMIT;
 	if ((p->rc = set_soft(p->soft_after)) != 0)
@@ -115,7 +115,7 @@ static int plan_child(void *arg)
 static int run_plan(struct plan *shared, const struct plan *plan)
 {
 	*shared = *plan;
-	int status = mqu_child_run(plan_child, shared, 5000);
+	int status = aw_child_run(plan_child, shared, 5000);
 	if (status < 0)
 		return status;
 	return shared->failed_stage ? -EIO : 0;
@@ -126,7 +126,7 @@ static const char *plan_failure(const struct plan *p)
 	static __thread char buf[200];
 
 	if (p->failed_stage == ST_BECOME)
-		return mqu_become_user_why(p->rc);
+		return aw_become_user_why(p->rc);
 	snprintf(buf, sizeof(buf), "%s failed: %s", p->failed_stage == ST_RLIMIT ? "setrlimit" :
 		 p->failed_stage == ST_UNSHARE ? "unshare(CLONE_NEWUSER) with its id maps" :
 		 "the child", aw_errname(p->rc));
@@ -149,7 +149,7 @@ static void observe_write(struct aw_ctx *ctx, const char *obs, struct plan *sh,
 
 static void observe_sysctls(struct aw_ctx *ctx, struct plan *sh)
 {
-	const struct plan owner = { ctx, MQU_NOBODY, MQU_NOBODY, -1,
+	const struct plan owner = { ctx, AW_NOBODY, AW_NOBODY, -1,
 				    CLONE_NEWUSER | CLONE_NEWIPC, -1, ACT_SYSCTL, 0, 0, 0, 0 };
 	struct plan other = owner, plain = owner;
 
@@ -177,25 +177,25 @@ static int try_as(struct plan *sh, uid_t ruid, uid_t euid, long long before, int
 
 static void check_rlimit(struct aw_ctx *ctx, struct plan *sh, int held)
 {
-	int same = try_as(sh, MQU_NOBODY, MQU_NOBODY, ONE_FITS, 0, -1);
-	int other = try_as(sh, MQU_NOBODY2, MQU_NOBODY2, ONE_FITS, 0, -1);
+	int same = try_as(sh, AW_NOBODY, AW_NOBODY, ONE_FITS, 0, -1);
+	int other = try_as(sh, AW_NOBODY2, AW_NOBODY2, ONE_FITS, 0, -1);
 
 	aw_expect(ctx, "rlimit_per_uid", same == -EMFILE && other == 0,
 		  "uid %d holding a 1x8192 queue (%s); with a soft limit of %d, another process "
-		  "of that uid: %s (expected EMFILE), uid %d: %s", MQU_NOBODY, aw_errname(held),
-		  ONE_FITS, aw_errname(same), MQU_NOBODY2, aw_errname(other));
-	int real = try_as(sh, MQU_NOBODY, MQU_NOBODY2, ONE_FITS, 0, -1);
-	int eff = try_as(sh, MQU_NOBODY2, MQU_NOBODY, ONE_FITS, 0, -1);
+		  "of that uid: %s (expected EMFILE), uid %d: %s", AW_NOBODY, aw_errname(held),
+		  ONE_FITS, aw_errname(same), AW_NOBODY2, aw_errname(other));
+	int real = try_as(sh, AW_NOBODY, AW_NOBODY2, ONE_FITS, 0, -1);
+	int eff = try_as(sh, AW_NOBODY2, AW_NOBODY, ONE_FITS, 0, -1);
 	aw_expect(ctx, "rlimit_charged_to_real_uid", real == -EMFILE && eff == 0,
 		  "real uid %d with effective %d: %s (expected EMFILE); real %d with effective "
-		  "%d: %s", MQU_NOBODY, MQU_NOBODY2, aw_errname(real), MQU_NOBODY2, MQU_NOBODY,
+		  "%d: %s", AW_NOBODY, AW_NOBODY2, aw_errname(real), AW_NOBODY2, AW_NOBODY,
 		  aw_errname(eff));
 }
 
 static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 {
 	struct rlimit rl;
-	int fresh = try_as(sh, MQU_NOBODY, MQU_NOBODY, -2, CLONE_NEWUSER, ONE_FITS);
+	int fresh = try_as(sh, AW_NOBODY, AW_NOBODY, -2, CLONE_NEWUSER, ONE_FITS);
 
 	if (fresh == 0 || fresh == -EMFILE)
 		aw_observe(ctx, "fresh_userns_counts_from_zero", "%s", fresh == 0 ? "yes" : "no");
@@ -207,7 +207,7 @@ static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 			      3 * ONE_FITS);
 		return;
 	}
-	int binds = try_as(sh, MQU_NOBODY, MQU_NOBODY, ONE_FITS, CLONE_NEWUSER, -2);
+	int binds = try_as(sh, AW_NOBODY, AW_NOBODY, ONE_FITS, CLONE_NEWUSER, -2);
 	if (binds == 0 || binds == -EMFILE)
 		aw_observe(ctx, "creator_limit_binds", "%s", binds == -EMFILE ? "yes" : "no");
 	else
@@ -217,8 +217,8 @@ static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 
 static void userns_run(struct aw_ctx *ctx)
 {
-	const struct plan hold = { NULL, MQU_NOBODY, MQU_NOBODY, -2, 0, -1, ACT_HOLD, 0, 0, 0, 0 };
-	struct plan *sh = mqu_shared_alloc(sizeof(*sh));
+	const struct plan hold = { NULL, AW_NOBODY, AW_NOBODY, -2, 0, -1, ACT_HOLD, 0, 0, 0, 0 };
+	struct plan *sh = aw_shared_alloc(sizeof(*sh));
 
 	if (!sh) {
 		aw_error_rest(ctx, "%s", "mmap failed");
@@ -226,7 +226,7 @@ static void userns_run(struct aw_ctx *ctx)
 	}
 	if (!aw_private_ipc(ctx)) {
 		aw_skip_rest(ctx, "%s", "not in a private IPC namespace: knobs must not be written");
-		mqu_shared_free(sh, sizeof(*sh));
+		aw_shared_free(sh, sizeof(*sh));
 		return;
 	}
 	observe_sysctls(ctx, sh);
@@ -237,17 +237,17 @@ static void userns_run(struct aw_ctx *ctx)
 		if (sh->failed_stage == ST_BECOME) {
 			aw_skip_rest(ctx, "%s", why);
 		} else {
-			aw_error(ctx, "rlimit_per_uid", "the uid %d queue: %s", MQU_NOBODY, why);
-			aw_error(ctx, "rlimit_charged_to_real_uid", "the uid %d queue: %s", MQU_NOBODY, why);
-			aw_unobserved(ctx, "fresh_userns_counts_from_zero", "the uid %d queue: %s", MQU_NOBODY, why);
-			aw_unobserved(ctx, "creator_limit_binds", "the uid %d queue: %s", MQU_NOBODY, why);
+			aw_error(ctx, "rlimit_per_uid", "the uid %d queue: %s", AW_NOBODY, why);
+			aw_error(ctx, "rlimit_charged_to_real_uid", "the uid %d queue: %s", AW_NOBODY, why);
+			aw_unobserved(ctx, "fresh_userns_counts_from_zero", "the uid %d queue: %s", AW_NOBODY, why);
+			aw_unobserved(ctx, "creator_limit_binds", "the uid %d queue: %s", AW_NOBODY, why);
 		}
 	} else {
 		check_rlimit(ctx, sh, sh->rc);
 		observe_ucounts(ctx, sh);
 	}
 	mq_unlink(HELD_Q);
-	mqu_shared_free(sh, sizeof(*sh));
+	aw_shared_free(sh, sizeof(*sh));
 }
 
 static const char *const userns_tags[] = {
