@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The probe library (src/lib/): errno names, children of a probe and
- * their identities, signals and deadlines. */
+ * their identities, programs run with a deadline, signals and deadlines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,12 +8,16 @@
 
 #include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/proc.h"
 #include "lib/signals.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -150,6 +154,88 @@ static void test_child_as_user(void **state)
 	assert_non_null(strstr(aw_become_user_why(-EPERM), "CAP_SETUID"));
 }
 
+/* ---- programs ---- */
+
+static void test_which(void **state)
+{
+	(void)state;
+	char *sh = aw_which("sh");
+	assert_non_null(sh);
+	assert_true(access(sh, X_OK) == 0);
+	free(sh);
+	assert_null(aw_which("abiwatch-no-such-program"));
+	char *abs = aw_which("/bin/sh");
+	assert_string_equal(abs, "/bin/sh");
+	free(abs);
+	assert_null(aw_which("/nonexistent/sh"));
+	/* The sbin directories count even where PATH lacks them. */
+	char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", "/nonexistent", 1);
+	char *ldconfig = aw_which("ldconfig");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	assert_non_null(ldconfig);
+	free(ldconfig);
+}
+
+static void test_capture(void **state)
+{
+	(void)state;
+	struct aw_spawn how = { .in = -1, .out = -1, .err = -1 };
+	struct aw_capture both = { .out = true, .err = true, .max = 4096, .keep_tail = true };
+	const char *const ok[] = { "/bin/sh", "-c", "echo out; echo err >&2; exit 3", NULL };
+	assert_int_equal(aw_capture(ok, &how, &both), 0);
+	assert_true(WIFEXITED(both.status) && WEXITSTATUS(both.status) == 3);
+	assert_string_equal(both.text, "out\nerr\n");
+	free(both.text);
+
+	const char *const env[] = { "ABIWATCH_TEST_VALUE=42", NULL };
+	struct aw_spawn with_env = { .in = -1, .out = -1, .err = -1, .env = env };
+	const char *const show[] = { "/bin/sh", "-c", "printf %s \"$ABIWATCH_TEST_VALUE\"", NULL };
+	assert_int_equal(aw_capture(show, &with_env, &both), 0);
+	assert_string_equal(both.text, "42");
+	free(both.text);
+
+	/* Only the last 4 KiB are kept, and the program runs to its end. */
+	const char *const big[] = { "/bin/sh", "-c", "i=0; while [ $i -lt 2000 ]; do "
+				    "echo line$i; i=$((i+1)); done", NULL };
+	assert_int_equal(aw_capture(big, &how, &both), 0);
+	assert_true(both.overflowed && both.len == 4096 && strlen(both.text) == 4096);
+	assert_non_null(strstr(both.text, "line1999\n"));
+	assert_null(strstr(both.text, "line0\n"));
+	assert_true(WIFEXITED(both.status) && WEXITSTATUS(both.status) == 0);
+	free(both.text);
+
+	const char *const missing[] = { "/nonexistent/mkfs", NULL };
+	assert_int_equal(aw_capture(missing, &how, &both), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
+static void test_capture_bounds(void **state)
+{
+	(void)state;
+	struct aw_spawn how = { .in = -1, .out = -1, .err = -1, .own_pgrp = true };
+	/* The deadline kills it, with what it wrote before kept. */
+	struct aw_capture slow = { .out = true, .timeout_s = 0.2, .max = 100 };
+	const char *const hangs[] = { "/bin/sh", "-c", "echo early; exec sleep 10", NULL };
+	double t0 = aw_now();
+	assert_int_equal(aw_capture(hangs, &how, &slow), 0);
+	assert_true(aw_now() - t0 < 5);
+	assert_true(slow.timed_out && !slow.overflowed);
+	assert_true(WIFSIGNALED(slow.status) && WTERMSIG(slow.status) == SIGKILL);
+	assert_string_equal(slow.text, "early\n");
+	free(slow.text);
+	/* Past max, keeping the head: it is stopped there. */
+	struct aw_capture head = { .out = true, .max = 100 };
+	const char *const floods[] = { "yes", NULL };
+	assert_int_equal(aw_capture(floods, &how, &head), 0);
+	assert_true(head.overflowed && !head.timed_out && head.len == 100);
+	assert_true(WIFSIGNALED(head.status));
+	assert_int_equal(strncmp(head.text, "y\ny\n", 4), 0);
+	free(head.text);
+}
+
 /* ---- signals and deadlines ---- */
 
 static void test_deadline_normalised(void **state)
@@ -201,6 +287,9 @@ int main(void)
 		cmocka_unit_test(test_wait_blocked),
 		cmocka_unit_test(test_proc_syscall),
 		cmocka_unit_test(test_child_as_user),
+		cmocka_unit_test(test_which),
+		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_capture_bounds),
 		cmocka_unit_test(test_deadline_normalised),
 		cmocka_unit_test(test_signals),
 	};
