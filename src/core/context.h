@@ -16,7 +16,11 @@ struct aw_ctx {
 	int host_dirfd;       /* a fresh subdirectory of struct aw_probe.host_path */
 	const char *host_dirname; /* its name there */
 	const struct aw_probe *probe;
-	bool *reported;       /* per declared item, for aw_skip_rest() */
+	struct aw_record *record; /* what was reported, shared by the probe's processes */
 };
+
+/* A new record for probe's items, in memory its forked children share,
+ * so that what a child reports counts as reported for the probe too. */
+struct aw_record *aw_record_new(const struct aw_probe *probe);
 
 #endif

@@ -115,6 +115,10 @@ struct aw_family {
 
 /* ---- reporting, for use inside a probe's run function ---- */
 
+/* These work alike in the probe and in any process it forks (see
+ * lib/child.h): every process of a probe shares one record of what was
+ * reported, and each report is one whole line to the runner. */
+
 void aw_pass(struct aw_ctx *ctx, const char *check);
 void aw_fail(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -142,6 +146,11 @@ void aw_skip_rest(struct aw_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void aw_error_rest(struct aw_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Whether item was reported already, by this process or another of the
+ * probe's: for a probe that reports errors only where a child it waited
+ * for left off. */
+bool aw_reported(const struct aw_ctx *ctx, const char *item);
 
 /* A diagnostic line for humans; it reaches KTAP as "# ...". */
 void aw_note(struct aw_ctx *ctx, const char *fmt, ...)

@@ -6,12 +6,50 @@
 #include "lib/errname.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* What every process of a probe shares: which declared items were
+ * reported (by the probe or any child of it), and a lock that keeps the
+ * line each one writes whole on the result pipe, whatever its length. */
+struct aw_record {
+	pthread_mutex_t lock;
+	bool reported[];
+};
+
+struct aw_record *aw_record_new(const struct aw_probe *probe)
+{
+	size_t n = 0;
+	while (probe->items[n].name)
+		n++;
+	struct aw_record *r = mmap(NULL, sizeof(*r) + n, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED) {
+		fputs("abiwatch: out of memory\n", stderr);
+		abort();
+	}
+	pthread_mutexattr_t attr;
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	/* A child killed while it wrote must not keep the others waiting. */
+	pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&r->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	return r;
+}
+
+static void record_lock(struct aw_record *r)
+{
+	/* Its owner died mid-line: what it cut short, the runner sees. */
+	if (pthread_mutex_lock(&r->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&r->lock);
+}
 
 /* Index of a declared item, or -1: a name the runner will reject. */
 static int item_index(const struct aw_ctx *ctx, const char *name)
@@ -25,10 +63,11 @@ static int item_index(const struct aw_ctx *ctx, const char *name)
 static void send_line(struct aw_ctx *ctx, char type, const char *name,
 		      const char *status, const char *text)
 {
+	record_lock(ctx->record);
 	if (name) {
 		int i = item_index(ctx, name);
 		if (i >= 0) {
-			ctx->reported[i] = true;
+			ctx->record->reported[i] = true;
 			/* skip and error apply to either kind of item */
 			if (ctx->probe->items[i].kind == AW_OBSERVATION && type == 'C' &&
 			    strcmp(status, "fail") != 0 && strcmp(status, "pass") != 0)
@@ -46,6 +85,7 @@ static void send_line(struct aw_ctx *ctx, char type, const char *name,
 	/* A lost report shows up as an unreported item, so there is nothing
 	 * better to do with a write error here. */
 	(void)aw_write_all(ctx->fd, line, strlen(line));
+	pthread_mutex_unlock(&ctx->record->lock);
 	free(line);
 	free(esc);
 }
@@ -83,7 +123,7 @@ static void report_rest(struct aw_ctx *ctx, const char *status, const char *fmt,
 	char *text = xvasprintf(fmt, ap);
 	for (int i = 0; ctx->probe->items[i].name; i++) {
 		const struct aw_item *it = &ctx->probe->items[i];
-		if (!ctx->reported[i])
+		if (!ctx->record->reported[i])
 			send_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
 	}
 	free(text);
@@ -116,6 +156,12 @@ bool aw_expect(struct aw_ctx *ctx, const char *check, bool cond, const char *fmt
 	send_vf(ctx, 'C', check, "fail", fmt, ap);
 	va_end(ap);
 	return false;
+}
+
+bool aw_reported(const struct aw_ctx *ctx, const char *item)
+{
+	int i = item_index(ctx, item);
+	return i >= 0 && ctx->record->reported[i];
 }
 
 void aw_observe_long(struct aw_ctx *ctx, const char *obs, long long value)

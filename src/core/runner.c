@@ -139,13 +139,10 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, in
 	if (chdir(scratch_dir) != 0)
 		_exit(EXIT_NO_ISOLATION);
 
-	size_t nitems = 0;
-	while (probe->items[nitems].name)
-		nitems++;
 	struct aw_ctx ctx = {
 		.fd = result_fd, .tmpdir = scratch_dir, .host_ipc_ino = host_ipc, .data = probe->data,
 		.host_dirfd = hd->dirfd, .host_dirname = hd->name, .probe = probe,
-		.reported = xcalloc(nitems, sizeof(bool)),
+		.record = aw_record_new(probe),
 	};
 	probe->run(&ctx);
 	_exit(0);

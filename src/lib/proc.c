@@ -223,7 +223,7 @@ int aw_capture(const char *const argv[], const struct aw_spawn *how, struct aw_c
 	struct aw_spawn h = *how;
 	double deadline = cap->timeout_s > 0 ? aw_now() + cap->timeout_s : 0;
 
-	cap->text = xcalloc(1, 1);
+	cap->text = NULL;
 	cap->len = 0;
 	cap->status = 0;
 	cap->timed_out = cap->overflowed = false;
@@ -241,6 +241,7 @@ int aw_capture(const char *const argv[], const struct aw_spawn *how, struct aw_c
 		errno = e;
 		return -1;
 	}
+	cap->text = xcalloc(1, 1);
 	read_output(pipefd[0], deadline, cap);
 	close(pipefd[0]);
 	bool stop = cap->timed_out || (cap->overflowed && !cap->keep_tail);

@@ -66,7 +66,7 @@ struct aw_capture {
 /* Run argv as aw_spawn(argv, how) does, its captured streams read into
  * cap->text until it ends, and reap it: 0 with cap's results set (free
  * cap->text), or -1 with errno when it could not be started (exec's
- * errno: ENOEXEC, ENOENT...). */
+ * errno: ENOEXEC, ENOENT...) and nothing to free. */
 int aw_capture(const char *const argv[], const struct aw_spawn *how, struct aw_capture *cap);
 
 /* Run argv to the end with stdin from in (-1: /dev/null) and stdout into

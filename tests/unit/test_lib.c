@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The probe library (src/lib/): errno names, children of a probe and
- * their identities, programs run with a deadline, signals and deadlines. */
+ * what they report and their identities, programs run with a deadline,
+ * signals and deadlines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/context.h"
+#include "core/probe.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
@@ -114,6 +117,105 @@ static void test_proc_syscall(void **state)
 	assert_int_equal(aw_parse_proc_syscall("x12", &nr), -EINVAL);
 	assert_int_equal(aw_parse_proc_syscall("12x", &nr), -EINVAL);
 	assert_int_equal(aw_parse_proc_syscall(NULL, &nr), -EINVAL);
+}
+
+/* ---- what children report ---- */
+
+static const struct aw_item reporter_items[] = {
+	AW_CHECK_ITEM("a", "reported by the child before its deadline"),
+	AW_CHECK_ITEM("b", "never reported by the child"),
+	AW_OBS_ITEM("c", "never observed by the child"),
+	AW_ITEMS_END,
+};
+static const struct aw_probe reporter = { .name = "reporter", .items = reporter_items };
+
+/* A probe's ctx reporting on a pipe whose read end is *rd. */
+static struct aw_ctx reporting_ctx(int *rd)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	*rd = p[0];
+	return (struct aw_ctx){ .fd = p[1], .probe = &reporter, .host_dirfd = -1,
+				.record = aw_record_new(&reporter) };
+}
+
+/* Everything written on fd so far (its writers closed). */
+static char *drain(int fd)
+{
+	static char buf[1 << 16];
+	size_t len = 0;
+	ssize_t n;
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	buf[len] = '\0';
+	return buf;
+}
+
+static int reports_then_hangs(void *arg)
+{
+	aw_pass(arg, "a");
+	for (;;)
+		pause();
+	return 0;
+}
+
+static void test_child_reports_count(void **state)
+{
+	(void)state;
+	int rd;
+	struct aw_ctx ctx = reporting_ctx(&rd);
+	assert_int_equal(aw_child_run(reports_then_hangs, &ctx, 200), -ETIMEDOUT);
+	assert_true(aw_reported(&ctx, "a"));
+	assert_false(aw_reported(&ctx, "b"));
+	/* The probe's own record knows what its killed child reported. */
+	aw_skip_rest(&ctx, "not reached");
+	close(ctx.fd);
+	assert_string_equal(drain(rd), "C a pass\nC b skip not reached\nO c skip not reached\n");
+	close(rd);
+}
+
+#define LONG_TEXT 20000 /* several times PIPE_BUF */
+
+static int reports_long(void *arg)
+{
+	char *text = malloc(LONG_TEXT + 1);
+	memset(text, 'x', LONG_TEXT);
+	text[LONG_TEXT] = '\0';
+	for (int i = 0; i < 20; i++)
+		aw_note(arg, "%s", text);
+	free(text);
+	return 0;
+}
+
+/* Lines longer than a pipe write is atomic for stay whole when several
+ * processes of a probe report at once. */
+static void test_children_lines_stay_whole(void **state)
+{
+	(void)state;
+	int rd;
+	struct aw_ctx ctx = reporting_ctx(&rd);
+	pid_t a = aw_child_start(reports_long, &ctx), b = aw_child_start(reports_long, &ctx);
+	assert_true(a > 0 && b > 0);
+	size_t lines = 0, len = 0;
+	char buf[65536];
+	ssize_t n;
+	/* Read while they write: the pipe holds less than one line. */
+	close(ctx.fd);
+	while ((n = read(rd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				len++;
+				continue;
+			}
+			assert_int_equal(len, 2 + LONG_TEXT);
+			len = 0;
+			lines++;
+		}
+	}
+	assert_int_equal(aw_child_wait(a, 5000), 0);
+	assert_int_equal(aw_child_wait(b, 5000), 0);
+	assert_int_equal(lines, 40);
+	close(rd);
 }
 
 /* ---- identities ---- */
@@ -286,6 +388,8 @@ int main(void)
 		cmocka_unit_test(test_child_shares_memory),
 		cmocka_unit_test(test_wait_blocked),
 		cmocka_unit_test(test_proc_syscall),
+		cmocka_unit_test(test_child_reports_count),
+		cmocka_unit_test(test_children_lines_stay_whole),
 		cmocka_unit_test(test_child_as_user),
 		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_capture),

@@ -31,21 +31,19 @@
 #include "cookies.h"
 #include "scan.h"
 #include "core/util.h"
+#include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/tree.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define SEEK_BUF 1024       /* one entry at least: reclen <= 24 + 256 */
@@ -638,6 +636,33 @@ static void stable_after_unlink(struct dr *r)
 		   : cs.missing || cs.ghosts ? "entries_changed" : "stable");
 }
 
+/* What the renaming child of terminates_rename works on. */
+struct renamer {
+	int dirfd;
+	const uint32_t *alive;
+	uint32_t count;
+	int started; /* written once 64 renames are done */
+};
+
+/* Rename the names back and forth (f -> r -> f ...), 1000 rounds. */
+static int renamer_child(void *arg)
+{
+	struct renamer *rn = arg;
+	char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
+	unsigned long renamed = 0;
+
+	for (unsigned round = 0; round < 1000; round++) {
+		for (uint32_t i = 0; i < rn->count; i++) {
+			dc_name(round % 2 ? DC_RENAMED : DC_POP, rn->alive[i], from);
+			dc_name(round % 2 ? DC_POP : DC_RENAMED, rn->alive[i], to);
+			(void)renameat(rn->dirfd, from, rn->dirfd, to);
+			if (++renamed == 64)
+				(void)!write(rn->started, "g", 1);
+		}
+	}
+	return 0;
+}
+
 /* A scan while another process renames the surviving names back and
  * forth (f -> r -> f ...), as generic/736 does: it must end, within 3N. */
 static void terminates_rename(struct dr *r)
@@ -655,32 +680,15 @@ static void terminates_rename(struct dr *r)
 		free(alive);
 		return;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
+	struct renamer rn = { r->dirfd, alive, count, sync[1] };
+	pid_t pid = aw_child_start(renamer_child, &rn);
+	close(sync[1]);
 	if (pid < 0) {
-		aw_error(ctx, "terminates_rename", "fork: %s", aw_errname(errno));
+		aw_error(ctx, "terminates_rename", "fork: %s", aw_errname((int)pid));
 		close(sync[0]);
-		close(sync[1]);
 		free(alive);
 		return;
 	}
-	if (pid == 0) {
-		char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
-		unsigned long renamed = 0;
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(sync[0]);
-		for (unsigned round = 0; round < 1000; round++) {
-			for (uint32_t i = 0; i < count; i++) {
-				dc_name(round % 2 ? DC_RENAMED : DC_POP, alive[i], from);
-				dc_name(round % 2 ? DC_POP : DC_RENAMED, alive[i], to);
-				(void)renameat(r->dirfd, from, r->dirfd, to);
-				if (++renamed == 64)
-					(void)!write(sync[1], "g", 1);
-			}
-		}
-		_exit(0);
-	}
-	close(sync[1]);
 	char go;
 	while (read(sync[0], &go, 1) < 0 && errno == EINTR)
 		;
@@ -688,9 +696,7 @@ static void terminates_rename(struct dr *r)
 
 	struct ds_scan_opts o = { .cap = 3 * ((size_t)count + 2) + 1000, .bufsize = DS_BIG_BUF };
 	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	(void)aw_child_wait(pid, 0); /* no time left: it is killed now */
 	char *trouble = ds_scan_trouble(&r->b);
 	if (rc != 0 && !trouble)
 		aw_error(ctx, "terminates_rename", "scanning: %s", aw_errname(r->b.err));
@@ -837,29 +843,35 @@ static void unlink_ours(int dirfd, uint32_t n)
 	}
 }
 
+struct work {
+	struct aw_ctx *ctx;
+	const struct dirent_target *t;
+	struct aw_fs *fs;
+	uint32_t n;
+};
+
+static int work_child(void *arg)
+{
+	struct work *w = arg;
+	work(w->ctx, w->t, w->fs, w->n);
+	return 0;
+}
+
 /* The path backend works on the host: the work runs in a child, so that
  * the subdirectory is removed however the work ends (short of a SIGKILL
  * of the whole probe, which the runner sends only at its timeout). */
 static void guarded(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs *fs,
 		    uint32_t n)
 {
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		aw_error_rest(ctx, "fork: %s", aw_errname(errno));
-		return;
-	}
-	if (pid == 0) {
-		work(ctx, t, fs, n);
-		_exit(0);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	struct work w = { ctx, t, fs, n };
+	int status = aw_child_run(work_child, &w, -1);
+
+	if (status < 0)
+		aw_error_rest(ctx, "fork: %s", aw_errname(status));
 	/* What it did not report, the runner reports as errors. */
-	if (WIFSIGNALED(status))
-		aw_note(ctx, "the probe's worker was killed by signal %d (%s)", WTERMSIG(status),
-			strsignal(WTERMSIG(status)));
+	else if (status >= 128)
+		aw_note(ctx, "the probe's worker was killed by signal %d (%s)", status - 128,
+			strsignal(status - 128));
 }
 
 void dirent_run(struct aw_ctx *ctx)

@@ -63,19 +63,17 @@ static const char *const fresh_obs[NKNOBS] = {
 	"fresh.msgsize_default",
 };
 
-/* What the child found; it lives in shared memory. */
+/* What the child found for the checks the probe decides; it lives in
+ * shared memory.  What the child alone sees, it reports itself. */
 struct nsview {
 	struct aw_ctx *ctx;
 	char mnt_old[64], mnt_new[64];
 	int ready[2], go[2];
 	int unshare_rc;
 	int parent_q_rc, same_q_rc, child_q_rc;
-	int knob_rc[NKNOBS];
-	long long knob[NKNOBS];
 	int write_rc;
 	long long msg_max_after; /* msg_max in the child once the parent wrote its own */
 	bool old_mounted;
-	char old_lists[16], new_lists[16];
 };
 
 /* "parent", "child", "both" or "neither": whose queue the directory lists. */
@@ -95,14 +93,48 @@ static void whose(const char *dir, char *out, size_t len)
 		 c ? "child" : "neither");
 }
 
-static void child_mounts(struct nsview *v)
+/* In the new namespace: whose queues the mqueue mounts list. */
+static void observe_mounts(const struct nsview *v)
 {
-	whose(v->mnt_old, v->old_lists, sizeof(v->old_lists));
+	char lists[16];
+
+	if (v->old_mounted) {
+		whose(v->mnt_old, lists, sizeof(lists));
+		aw_observe(v->ctx, "old_mount_after_unshare", "%s", lists);
+	} else {
+		aw_unobserved(v->ctx, "old_mount_after_unshare", "mounting mqueue here failed");
+	}
 	if (mkdir(v->mnt_new, 0700) == 0 &&
 	    mount("mqueue", v->mnt_new, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
-		whose(v->mnt_new, v->new_lists, sizeof(v->new_lists));
+		whose(v->mnt_new, lists, sizeof(lists));
 	else
-		snprintf(v->new_lists, sizeof(v->new_lists), "%s", aw_errname(errno));
+		snprintf(lists, sizeof(lists), "%s", aw_errname(errno));
+	aw_observe(v->ctx, "new_mount_after_unshare", "%s", lists);
+}
+
+/* In the new namespace: the knobs it starts from, and what they follow. */
+static void observe_fresh(struct aw_ctx *ctx)
+{
+	bool all_read = true, is_default = true, is_parent = true;
+
+	for (int i = 0; i < NKNOBS; i++) {
+		long long value;
+		int rc = aw_ipc_sysctl_read(knobs[i], &value);
+		if (rc) {
+			aw_unobserved(ctx, fresh_obs[i], "reading in the new namespace: %s",
+				      aw_errname(rc));
+			all_read = false;
+			continue;
+		}
+		aw_observe_long(ctx, fresh_obs[i], value);
+		is_default = is_default && value == compiled_in[i];
+		is_parent = is_parent && value == tuned[i];
+	}
+	if (!all_read)
+		aw_unobserved(ctx, "fresh_follows", "not every knob could be read");
+	else
+		aw_observe(ctx, "fresh_follows", "%s", is_default ? "compiled_in" :
+			   is_parent ? "parent" : "other");
 }
 
 static int ns_child(void *arg)
@@ -114,40 +146,17 @@ static int ns_child(void *arg)
 		v->unshare_rc = -errno;
 		return 1;
 	}
-	for (int i = 0; i < NKNOBS; i++)
-		v->knob_rc[i] = aw_ipc_sysctl_read(knobs[i], &v->knob[i]);
+	observe_fresh(v->ctx);
 	v->parent_q_rc = (int)mqu_rc(mq_open(PARENT_Q, O_RDONLY));
 	v->same_q_rc = mqu_open_new(SAME_Q, O_RDWR, 0600, &(struct mqu_shape){ 1, 16 });
 	v->child_q_rc = mqu_open_new(CHILD_Q, O_RDWR, 0600, &(struct mqu_shape){ 1, 16 });
 	v->write_rc = aw_ipc_sysctl_write(v->ctx, MQU_KNOB_MSG_MAX, 33);
-	child_mounts(v);
+	observe_mounts(v);
 	if (write(v->ready[1], "r", 1) != 1 || read(v->go[0], &c, 1) != 1)
 		return 1;
 	if (aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &v->msg_max_after) != 0)
 		v->msg_max_after = -1;
 	return 0;
-}
-
-static void report_fresh(struct aw_ctx *ctx, const struct nsview *v)
-{
-	bool all_read = true, is_default = true, is_parent = true;
-
-	for (int i = 0; i < NKNOBS; i++) {
-		if (v->knob_rc[i]) {
-			aw_unobserved(ctx, fresh_obs[i], "reading in the new namespace: %s",
-				      aw_errname(v->knob_rc[i]));
-			all_read = false;
-			continue;
-		}
-		aw_observe_long(ctx, fresh_obs[i], v->knob[i]);
-		is_default = is_default && v->knob[i] == compiled_in[i];
-		is_parent = is_parent && v->knob[i] == tuned[i];
-	}
-	if (!all_read)
-		aw_unobserved(ctx, "fresh_follows", "not every knob could be read");
-	else
-		aw_observe(ctx, "fresh_follows", "%s", is_default ? "compiled_in" :
-			   is_parent ? "parent" : "other");
 }
 
 static void report_queues(struct aw_ctx *ctx, const struct nsview *v, int parent_sees_child,
@@ -241,12 +250,6 @@ static void ipcns_run(struct aw_ctx *ctx)
 			  "the child set msg_max 33 (%s), here it stayed %lld (expected 42); this "
 			  "namespace set 44, the child then read %lld (expected 33)",
 			  aw_ipc_sysctl_strerror(v->write_rc), mm, v->msg_max_after);
-		report_fresh(ctx, v);
-		if (v->old_mounted)
-			aw_observe(ctx, "old_mount_after_unshare", "%s", v->old_lists);
-		else
-			aw_unobserved(ctx, "old_mount_after_unshare", "mounting mqueue here failed");
-		aw_observe(ctx, "new_mount_after_unshare", "%s", v->new_lists);
 	}
 	if (parent_q >= 0)
 		mq_close(parent_q);

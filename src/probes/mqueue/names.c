@@ -135,83 +135,72 @@ static void check_existence(struct aw_ctx *ctx)
 	mq_unlink(QNAME);
 }
 
-/* In a child that is uid 65534: the errno of each open, as one byte each. */
+/* What uid 65534 tries on the queues of uid 0, and the errno each must give. */
 struct access_try {
 	const char *name;
 	int oflag;
+	int want;
 };
 
 static const struct access_try access_tries[] = {
-	{ "/aw_mode_0640", O_RDONLY }, /* other may not read */
-	{ "/aw_mode_0640", O_WRONLY },
-	{ "/aw_mode_0604", O_RDONLY }, /* other may read */
-	{ "/aw_mode_0604", O_WRONLY },
-	{ "/aw_mode_0604", O_RDWR },
+	{ "/aw_mode_0640", O_RDONLY, EACCES }, /* other may not read */
+	{ "/aw_mode_0640", O_WRONLY, EACCES },
+	{ "/aw_mode_0604", O_RDONLY, 0 },      /* other may read */
+	{ "/aw_mode_0604", O_WRONLY, EACCES },
+	{ "/aw_mode_0604", O_RDWR, EACCES },
 };
 
-struct access_result {
-	int rc[AW_ARRAY_SIZE(access_tries)];
-	int unlink_rc;
-};
-
-static int access_child(void *arg)
+/* As uid 65534: each open gives what the mode bits call for. */
+static void check_mode_bits(struct aw_ctx *ctx)
 {
-	struct access_result *r = arg;
-
 	for (size_t i = 0; i < AW_ARRAY_SIZE(access_tries); i++) {
-		mqd_t q = mq_open(access_tries[i].name, access_tries[i].oflag);
-		r->rc[i] = q == (mqd_t)-1 ? -errno : 0;
+		const struct access_try *t = &access_tries[i];
+		mqd_t q = mq_open(t->name, t->oflag);
+		int rc = q == (mqd_t)-1 ? -errno : 0;
 		if (q != (mqd_t)-1)
 			mq_close(q);
-	}
-	r->unlink_rc = (int)mqu_rc(mq_unlink("/aw_mode_0604"));
-	return 0;
-}
-
-static void report_access(struct aw_ctx *ctx, const struct access_result *r)
-{
-	static const int want[] = { EACCES, EACCES, 0, EACCES, EACCES };
-
-	for (size_t i = 0; i < AW_ARRAY_SIZE(access_tries); i++) {
-		if (r->rc[i] == -want[i])
+		if (rc == -t->want)
 			continue;
 		aw_fail(ctx, "eacces_mode_bits", "uid %d opening %s (owned by uid 0) with %s: "
-			"expected %s, got %s", AW_NOBODY, access_tries[i].name,
-			access_tries[i].oflag == O_RDONLY ? "O_RDONLY" :
-			access_tries[i].oflag == O_WRONLY ? "O_WRONLY" : "O_RDWR",
-			aw_errname(want[i]), aw_errname(r->rc[i]));
-		goto unlink;
+			"expected %s, got %s", AW_NOBODY, t->name, t->oflag == O_RDONLY ? "O_RDONLY" :
+			t->oflag == O_WRONLY ? "O_WRONLY" : "O_RDWR", aw_errname(t->want),
+			aw_errname(rc));
+		return;
 	}
 	aw_pass(ctx, "eacces_mode_bits");
-unlink:
-	expect_errno(ctx, "unlink_eacces", r->unlink_rc, EACCES,
+}
+
+/* Runs as uid 65534 and reports both checks itself. */
+static int access_child(void *arg)
+{
+	struct aw_ctx *ctx = arg;
+
+	check_mode_bits(ctx);
+	expect_errno(ctx, "unlink_eacces", (int)mqu_rc(mq_unlink("/aw_mode_0604")), EACCES,
 		     "uid 65534 unlinking a queue of uid 0");
+	return 0;
 }
 
 static void check_access(struct aw_ctx *ctx)
 {
+	static const char *const checks[] = { "eacces_mode_bits", "unlink_eacces" };
 	int a = mqu_open_new("/aw_mode_0640", O_RDWR, 0640, &tiny);
 	int b = mqu_open_new("/aw_mode_0604", O_RDWR, 0604, &tiny);
-	struct access_result *r = aw_shared_alloc(sizeof(*r));
-	int rc = a < 0 ? a : b < 0 ? b : r ? 0 : -ENOMEM;
+	int rc = a < 0 ? a : b < 0 ? b : 0;
 	int refused = 0;
 
 	/* The umask must not take bits away from the modes under test. */
 	if (rc == 0)
 		rc = fchmod(b, 0604) == 0 && fchmod(a, 0640) == 0 ? 0 : -errno;
 	if (rc == 0)
-		rc = aw_child_run_as(AW_NOBODY, AW_NOBODY, access_child, r, 5000, &refused);
-	if (refused) {
-		aw_skip(ctx, "eacces_mode_bits", "%s", aw_become_user_why(refused));
-		aw_skip(ctx, "unlink_eacces", "%s", aw_become_user_why(refused));
-	} else if (rc != 0) {
-		aw_error(ctx, "eacces_mode_bits", "setting up or running the child: %s",
-			 rc > 0 ? "it failed" : aw_errname(rc));
-		aw_error(ctx, "unlink_eacces", "setting up or running the child");
-	} else {
-		report_access(ctx, r);
+		rc = aw_child_run_as(AW_NOBODY, AW_NOBODY, access_child, ctx, 5000, &refused);
+	for (size_t i = 0; i < AW_ARRAY_SIZE(checks); i++) {
+		if (refused)
+			aw_skip(ctx, checks[i], "%s", aw_become_user_why(refused));
+		else if (rc != 0 && !aw_reported(ctx, checks[i]))
+			aw_error(ctx, checks[i], "setting up or running the child: %s",
+				 rc > 0 ? "it failed" : aw_errname(rc));
 	}
-	aw_shared_free(r, sizeof(*r));
 	if (a >= 0)
 		mq_close(a);
 	if (b >= 0)
