@@ -16,6 +16,7 @@
 #include "i386.h"
 #include "registry.h"
 #include "util.h"
+#include "lib/helper.h"
 #include "lib/proc.h"
 
 #include <errno.h>

@@ -179,22 +179,6 @@ const char *aw_tmpdir(const struct aw_ctx *ctx);
  * that writing IPC sysctls cannot touch the host. */
 bool aw_private_ipc(const struct aw_ctx *ctx);
 
-/* The path of a helper program of abiwatch's (a family's 32-bit helper,
- * "abiwatch-dirent-m32"), malloc'd, or NULL when there is none.  Looked
- * for in $ABIWATCH_HELPER_DIR, in build/m32/ beside the abiwatch binary
- * (or ../m32/ from build/asan/), and in ../libexec/abiwatch/ from it. */
-char *aw_helper_path(const char *name);
-/* Why a helper's items cannot be had, for a skip, malloc'd: the helper
- * NAME is not where aw_helper_path() looks; or its execve(2) failed with
- * err (ENOEXEC: the kernel runs no i386 programs).  One wording for every
- * family, which diff and the tests recognise. */
-char *aw_helper_missing(const char *name);
-char *aw_helper_exec_failed(const char *path, int err);
-/* NULL when this kernel runs i386 programs, else why not: asked once per
- * run of one of the families' 32-bit helpers, so that a probe skips with
- * the same reason as every other instead of exec'ing into a refusal. */
-const char *aw_i386_refused(void);
-
 /* ---- privilege, for use inside a probe ---- */
 
 /* Whether the calling process holds cap in its effective set and sits in

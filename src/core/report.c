@@ -3,7 +3,7 @@
 #include "context.h"
 #include "probe.h"
 #include "util.h"
-#include "lib/errname.h"
+#include "lib/wire.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -74,20 +74,12 @@ static void send_line(struct aw_ctx *ctx, char type, const char *name,
 				type = 'O';
 		}
 	}
-	char *esc = text ? aw_escape(text) : NULL;
-	char *line;
-
-	if (name)
-		line = xasprintf("%c %s %s%s%s\n", type, name, status,
-				 esc ? " " : "", esc ? esc : "");
-	else
-		line = xasprintf("%c %s\n", type, esc ? esc : "");
+	char *line = aw_wire_line(type, name, status, text);
 	/* A lost report shows up as an unreported item, so there is nothing
 	 * better to do with a write error here. */
 	(void)aw_write_all(ctx->fd, line, strlen(line));
 	pthread_mutex_unlock(&ctx->record->lock);
 	free(line);
-	free(esc);
 }
 
 static void send_vf(struct aw_ctx *ctx, char type, const char *name,
@@ -190,43 +182,6 @@ int aw_host_dirfd(const struct aw_ctx *ctx)
 const char *aw_host_dirname(const struct aw_ctx *ctx)
 {
 	return ctx->host_dirname;
-}
-
-char *aw_helper_path(const char *name)
-{
-	const char *env = getenv("ABIWATCH_HELPER_DIR");
-	char *dir = aw_exe_dir();
-	char *candidates[] = {
-		env ? xasprintf("%s/%s", env, name) : NULL,
-		dir ? xasprintf("%s/build/m32/%s", dir, name) : NULL,
-		/* build/asan/abiwatch and build/static/abiwatch */
-		dir ? xasprintf("%s/../m32/%s", dir, name) : NULL,
-		dir ? xasprintf("%s/../libexec/abiwatch/%s", dir, name) : NULL,
-	};
-	char *found = NULL;
-	for (size_t i = 0; i < AW_ARRAY_SIZE(candidates); i++) {
-		if (!found && candidates[i] && access(candidates[i], X_OK) == 0)
-			found = candidates[i];
-		else
-			free(candidates[i]);
-	}
-	free(dir);
-	return found;
-}
-
-char *aw_helper_missing(const char *name)
-{
-	return xasprintf("the helper %s is not installed (or not executable): it belongs in build/m32/ of the source "
-			 "tree ('make m32', which needs gcc-multilib), in ../libexec/abiwatch/ of "
-			 "the binary, or in $ABIWATCH_HELPER_DIR", name);
-}
-
-char *aw_helper_exec_failed(const char *path, int err)
-{
-	if (err == ENOEXEC)
-		return xasprintf("this kernel runs no i386 programs: exec of %s failed with ENOEXEC "
-				 "(CONFIG_IA32_EMULATION off, or ia32_emulation=0)", path);
-	return xasprintf("exec of %s failed with %s", path, aw_errname(err));
 }
 
 const char *aw_tmpdir(const struct aw_ctx *ctx)

@@ -7,21 +7,22 @@
  * is glibc's non-LFS one, whose struct dirent has a 32-bit d_off and which
  * fails with EOVERFLOW when a cookie or an inode number does not fit.
  *
- *   abiwatch-dirent-m32 FD MAX
+ *   abiwatch-dirent-m32 FD MAX EXPECT
  *
  * FD is an inherited directory descriptor; each scan opens the directory
  * afresh through it.  MAX bounds the entries each scan reads, so that a
- * cycle cannot make this run forever.  The report format is in
- * ../helper_parse.h.
+ * cycle cannot make this run forever; EXPECT is how many the directory
+ * holds.  It reports the probe's compat32.* observations, without the
+ * prefix, as lines of the probe protocol on stdout (lib/wire.h).
  */
 #undef _FILE_OFFSET_BITS
 #include "core/i386.h"
+#include "lib/errname.h"
+#include "lib/wire.h"
 #include "probes/dirent/cookies.h"
-#include "probes/dirent/helper_parse.h"
-/* The m32 rule builds this folder's files alone: the shared pure logic
- * and the report's writer come in as source. */
+/* The m32 rule builds this folder's files and the protocol's writer:
+ * the family's pure cookie logic comes in as source. */
 #include "probes/dirent/cookies.c"
-#include "probes/dirent/helper_parse.c"
 
 #include <dirent.h>
 #include <errno.h>
@@ -37,15 +38,13 @@ _Static_assert(sizeof(((struct dirent *)0)->d_off) == 4,
 
 #define BUF_SIZE (1u << 20)
 
-static void report_error(const char *what, int err)
+static const char *const items[] = { "cookie_bits", "eof_cookie", "duplicates", "nonlfs_readdir" };
+
+/* The helper cannot work: each observation says why, and it ends. */
+static __attribute__((noreturn)) void report_error(const char *what, int err)
 {
-	struct dh_report r;
-	char out[DH_MAX_LINE * 2];
-	memset(&r, 0, sizeof(r));
-	snprintf(r.error, sizeof(r.error), "%s: %s", what, strerror(err));
-	dh_format(&r, out, sizeof(out));
-	fputs(out, stdout);
-	fflush(stdout);
+	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+		aw_out_unobserved(items[i], "the 32-bit helper failed: %s: %s", what, strerror(err));
 	exit(0);
 }
 
@@ -60,9 +59,9 @@ static unsigned long parse_arg(const char *s, const char *what)
 }
 
 struct scan64 {
-	unsigned long long entries, max_cookie, eof_cookie, duplicates, cycle_cookie;
+	unsigned long long entries, max_cookie, eof_cookie, duplicates;
 	unsigned long long wide_ino, wide_off;
-	int negative, capped, cycle, err;
+	int capped, cycle, err;
 };
 
 /* The entries of one scan, for dc_track_add(). */
@@ -130,7 +129,6 @@ static void scan_getdents64(int dirfd, unsigned long max, struct scan64 *s)
 			if (added == DC_REPEAT) {
 				h.len--; /* not part of the listing */
 				s->cycle = 1;
-				s->cycle_cookie = (unsigned long long)off;
 				stop = true;
 				break;
 			}
@@ -138,8 +136,6 @@ static void scan_getdents64(int dirfd, unsigned long max, struct scan64 *s)
 				report_error("cookie set", ENOMEM);
 			s->duplicates += added == DC_SHARED;
 			s->entries++;
-			if (off < 0)
-				s->negative = 1;
 			/* What the non-LFS struct dirent cannot hold. */
 			s->wide_ino += ino > UINT32_MAX;
 			s->wide_off += off < INT32_MIN || off > INT32_MAX;
@@ -179,31 +175,57 @@ static void scan_nonlfs(int dirfd, unsigned long max, unsigned long long *entrie
 	closedir(d);
 }
 
+/* The non-LFS readdir(3): complete, or where and why it stopped. */
+static void observe_nonlfs(const struct scan64 *s, unsigned long long entries, int err)
+{
+	const char *wide = s->wide_ino && s->wide_off ? " (d_ino and d_off wider than 32 bits)"
+			   : s->wide_ino ? " (d_ino wider than 32 bits)"
+			   : s->wide_off ? " (d_off wider than 32 bits)" : "";
+	if (err)
+		aw_out_observe("nonlfs_readdir", "%s after %llu entries%s", aw_errname(err), entries,
+			       wide);
+	else if (entries == s->entries)
+		aw_out_observe("nonlfs_readdir", "complete");
+	else
+		aw_out_observe("nonlfs_readdir", "ended after %llu of %llu entries", entries,
+			       s->entries);
+}
+
+static void observe(const struct scan64 *s, unsigned long long expect)
+{
+	bool ended = !s->cycle && !s->capped && !s->err;
+	if (!ended || s->entries != expect)
+		aw_out_note("32-bit getdents64: %llu entries (expected %llu)%s%s%s", s->entries, expect,
+			    s->cycle ? ", stopped at a cycle" : "", s->capped ? ", stopped at the bound" : "",
+			    s->err ? ", failed with an errno" : "");
+	if (s->entries > 1)
+		aw_out_observe("cookie_bits", "%u", dc_bits(s->max_cookie));
+	else
+		aw_out_unobserved("cookie_bits", "the 32-bit scan saw %llu entries", s->entries);
+	if (ended && s->entries)
+		aw_out_observe("eof_cookie", "0x%llx", s->eof_cookie);
+	else
+		aw_out_unobserved("eof_cookie", "the 32-bit scan did not end normally%s",
+				  s->err ? " (getdents64 failed)" : "");
+	aw_out_observe("duplicates", "%llu", s->duplicates);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
 		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
-	if (argc != 3)
-		report_error("usage: abiwatch-dirent-m32 FD MAX", EINVAL);
+	if (argc != 4)
+		report_error("usage: abiwatch-dirent-m32 FD MAX EXPECT", EINVAL);
 	int dirfd = (int)parse_arg(argv[1], "FD");
 	unsigned long max = parse_arg(argv[2], "MAX");
+	unsigned long long expect = parse_arg(argv[3], "EXPECT");
 
 	struct scan64 s;
 	unsigned long long nonlfs_entries;
 	int nonlfs_err;
 	scan_getdents64(dirfd, max, &s);
 	scan_nonlfs(dirfd, max, &nonlfs_entries, &nonlfs_err);
-
-	struct dh_report r = {
-		.entries = s.entries, .max_cookie = s.max_cookie, .eof_cookie = s.eof_cookie,
-		.duplicates = s.duplicates, .cycle_cookie = s.cycle_cookie,
-		.nonlfs_entries = nonlfs_entries, .wide_ino = s.wide_ino, .wide_off = s.wide_off,
-		.negative = (uint64_t)s.negative, .capped = (uint64_t)s.capped,
-		.cycle = (uint64_t)s.cycle, .getdents_errno = (uint64_t)s.err,
-		.nonlfs_errno = (uint64_t)nonlfs_err,
-	};
-	char out[1024];
-	dh_format(&r, out, sizeof(out));
-	fputs(out, stdout);
-	return fflush(stdout) == 0 ? 0 : 1;
+	observe(&s, expect);
+	observe_nonlfs(&s, nonlfs_entries, nonlfs_err);
+	return 0;
 }
