@@ -17,6 +17,7 @@ struct aw_ctx {
 	const char *host_dirname; /* its name there */
 	const struct aw_probe *probe;
 	struct aw_record *record; /* what was reported, shared by the probe's processes */
+	const struct aw_params *params; /* the family options of the run */
 };
 
 /* A new record for probe's items, in memory its forked children share,

@@ -74,22 +74,38 @@ struct aw_probe {
 	const char *host_path;
 };
 
-/* An option of `abiwatch run` that a family declares, such as --entries.
- * Probes read its values with aw_param(). */
+/* What a family option takes: every value is checked against its
+ * declaration before anything runs, and a bad one is a usage error that
+ * names the option, the value and what was expected. */
+enum aw_param_type {
+	AW_PARAM_TEXT, /* any text */
+	AW_PARAM_INT,  /* a whole number from .minval to .maxval */
+	AW_PARAM_ENUM, /* one of .words */
+	/* Comma-separated names: of .words, or with .selects globs of the
+	 * family's probes (--fs ext4,xfs). */
+	AW_PARAM_LIST,
+};
+
+/* An option of `abiwatch run` that a family declares, such as --entries:
+ * a table row, as stress-ng's and fio's options are.  Probes read its
+ * value (the last given, else .dflt) with aw_param_int(), aw_param_enum()
+ * or aw_param_text(). */
 struct aw_param {
 	const char *name;       /* the long option, without "--" */
 	const char *metavar;    /* "N", "LABEL=DIR" */
 	const char *help;
-	/* Each comma-separated value names probes of the family to run, as
-	 * if given as globs (--fs ext4,xfs). */
+	enum aw_param_type type;
+	long long minval, maxval;   /* AW_PARAM_INT */
+	const char *const *words;   /* AW_PARAM_ENUM, AW_PARAM_LIST: NULL-terminated */
+	const char *dflt;           /* the value when not given, as it would be given */
+	/* AW_PARAM_LIST: each value names probes of the family to run, as
+	 * if given as globs. */
 	bool selects;
 	/* Each value adds a probe made from it (--path LABEL=DIR), or fails
-	 * with *why set (malloc'd). */
+	 * with *why set (malloc'd): what was expected.  A name the family
+	 * has already is refused before. */
 	struct aw_probe *(*instantiate)(const char *value, char **why);
 	void (*release)(struct aw_probe *made); /* undoes instantiate */
-	/* Check a value before anything runs; NULL: any value.  Returns 0,
-	 * or -1 with *why set (malloc'd). */
-	int (*check)(const char *value, char **why);
 };
 
 #define AW_PROBES_END { .name = NULL }
@@ -159,10 +175,15 @@ void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
 /* The probe's own data pointer (struct aw_probe.data). */
 const void *aw_probe_data(const struct aw_ctx *ctx);
 
-/* The last value given for a family option (--name VALUE), or NULL. */
-const char *aw_param(const struct aw_ctx *ctx, const char *name);
-/* aw_param() as a number, or dflt when the option was not given. */
-long long aw_param_long(const struct aw_ctx *ctx, const char *name, long long dflt);
+/* The value of the family option called name: the last one given, else
+ * its .dflt.  The option must be declared with the type read (anything
+ * else is a bug of the family's, which aborts the probe); its values
+ * were checked before anything ran, so these cannot fail. */
+long long aw_param_int(const struct aw_ctx *ctx, const char *name);   /* AW_PARAM_INT */
+int aw_param_enum(const struct aw_ctx *ctx, const char *name);        /* the index in .words */
+/* The text of any option (AW_PARAM_ENUM: the word); NULL when it was
+ * not given and has no default. */
+const char *aw_param_text(const struct aw_ctx *ctx, const char *name);
 
 /* An O_DIRECTORY descriptor of a fresh, empty subdirectory of struct
  * aw_probe.host_path, which the runner removes, or -1; and that

@@ -54,6 +54,8 @@
 #define SEEK_PROBES 16      /* seeks timed at each end to find out */
 #define SEEK_BUDGET_S 5.0   /* what every entry may cost before sampling */
 #define PROGRESS_FROM 100000
+/* --dirent-timing's words, in the family's table */
+enum { TIMING_YES, TIMING_NO };
 
 struct dr {
 	struct aw_ctx *ctx;
@@ -753,7 +755,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 		.cap = 3 * ((size_t)n + 2) + 1000,
 		.progress = n >= PROGRESS_FROM && isatty(STDERR_FILENO),
 	};
-	const char *timing = aw_param(ctx, "dirent-timing");
+	bool timing = aw_param_enum(ctx, "dirent-timing") == TIMING_YES;
 	char *why = NULL;
 	double t0 = aw_now();
 
@@ -772,7 +774,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 		goto out;
 	}
 	double create_s = elapsed(t0), bare_scan = 0, bare_seek = 0;
-	if (timing && strcmp(timing, "yes") == 0)
+	if (timing)
 		bare_timing(&r, &bare_scan, &bare_seek);
 
 	double t1 = aw_now(), phase[6];
@@ -814,7 +816,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 		"terminates_rename %.3f); peak RSS %.1f MiB%s", n, create_s, checks_s,
 		phase[0] - t1, phase[1] - phase[0], phase[2] - phase[1], phase[3] - phase[2],
 		phase[4] - phase[3], phase[5] - phase[4], (double)ru.ru_maxrss / 1024, per_entry);
-	if (timing && strcmp(timing, "yes") == 0)
+	if (timing)
 		aw_note(ctx, "bench: entries %u checks %.3f s bare_scan %.3f s bare_seeks %.3f s "
 			"ratio %.2f", n, checks_s, bare_scan, bare_seek,
 			bare_scan + bare_seek > 0 ? checks_s / (bare_scan + bare_seek) : 0.0);
@@ -877,7 +879,7 @@ static void guarded(struct aw_ctx *ctx, const struct dirent_target *t, struct aw
 void dirent_run(struct aw_ctx *ctx)
 {
 	const struct dirent_target *t = aw_probe_data(ctx);
-	long long n = aw_param_long(ctx, "entries", DIRENT_DEFAULT_ENTRIES);
+	long long n = aw_param_int(ctx, "entries");
 	struct aw_fs_opts o = {
 		.base = aw_tmpdir(ctx), .entries = (unsigned long)n,
 		.host_dirfd = aw_host_dirfd(ctx), .host_label = t->label,
@@ -887,10 +889,6 @@ void dirent_run(struct aw_ctx *ctx)
 	char *why = NULL;
 	double t0 = aw_now();
 
-	if (n < 1 || n > DC_MAX_ENTRIES) {
-		aw_error_rest(ctx, "--entries %lld is out of range", n);
-		return;
-	}
 	enum aw_fs_rc rc = aw_fs_prepare(t->backend, &o, &fs, &why);
 	if (rc == AW_FS_SKIP) {
 		aw_skip_rest(ctx, "%s", why);

@@ -14,7 +14,6 @@ struct dirent_target {
 	const char *label; /* --path LABEL=DIR: LABEL; else the backend's name */
 };
 
-#define DIRENT_DEFAULT_ENTRIES 10000
 #define DIRENT_HELPER "abiwatch-dirent-m32"
 
 extern const struct aw_item dirent_items[];
