@@ -23,5 +23,9 @@ struct aw_ctx {
 /* A new record for probe's items, in memory its forked children share,
  * so that what a child reports counts as reported for the probe too. */
 struct aw_record *aw_record_new(const struct aw_probe *probe);
+/* Report one line of the protocol (lib/wire.h) as aw_pass() and friends
+ * do: type 'C' or 'O' with name and status, 'N' with text only. */
+void aw_report_line(struct aw_ctx *ctx, char type, const char *name, const char *status,
+		    const char *text);
 
 #endif

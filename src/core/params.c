@@ -93,7 +93,7 @@ static bool names_probe(const struct aw_family *fam, const char *name, size_t le
 	return found;
 }
 
-/* Each comma-separated name one the option takes. */
+/* Each comma-separated name a glob of the family's probes. */
 static int check_list(const struct aw_family *fam, const struct aw_param *p, const char *value,
 		      char **why)
 {
@@ -101,14 +101,9 @@ static int check_list(const struct aw_family *fam, const struct aw_param *p, con
 		size_t len = strcspn(name, ",");
 		if (len == 0)
 			*why = xasprintf("expected %s, without an empty name", p->metavar);
-		else if (p->selects && !names_probe(fam, name, len))
+		else if (!names_probe(fam, name, len))
 			*why = xasprintf("the %s family has no probe '%.*s' (see 'abiwatch list %s')",
 					 fam->name, (int)len, name, fam->name);
-		else if (!p->selects && word_index(p->words, name, len) < 0) {
-			char *words = word_list(p->words);
-			*why = xasprintf("'%.*s' is not one of %s", (int)len, name, words);
-			free(words);
-		}
 		if (*why)
 			return -1;
 		name += len;
@@ -144,11 +139,10 @@ int aw_param_check_declared(const struct aw_param *p, char **why)
 		*why = xasprintf("--%s is not the declaration the registry finds", p->name);
 	else if (p->type == AW_PARAM_INT && p->minval > p->maxval)
 		*why = xasprintf("--%s: an empty range", p->name);
-	else if ((p->type == AW_PARAM_ENUM || (p->type == AW_PARAM_LIST && !p->selects)) &&
-		 !(p->words && p->words[0]))
+	else if (p->type == AW_PARAM_ENUM && !(p->words && p->words[0]))
 		*why = xasprintf("--%s: no words", p->name);
-	else if (p->selects != (p->type == AW_PARAM_LIST && !p->words))
-		*why = xasprintf("--%s: only a list without words selects probes", p->name);
+	else if (p->selects != (p->type == AW_PARAM_LIST))
+		*why = xasprintf("--%s: a list, and only a list, selects probes", p->name);
 	else if (p->dflt && check_value(fam, p, p->dflt, &num, why) != 0) {
 		char *bad = *why;
 		*why = xasprintf("--%s: the default '%s': %s", p->name, p->dflt, bad);

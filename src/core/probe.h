@@ -81,9 +81,7 @@ enum aw_param_type {
 	AW_PARAM_TEXT, /* any text */
 	AW_PARAM_INT,  /* a whole number from .minval to .maxval */
 	AW_PARAM_ENUM, /* one of .words */
-	/* Comma-separated names: of .words, or with .selects globs of the
-	 * family's probes (--fs ext4,xfs). */
-	AW_PARAM_LIST,
+	AW_PARAM_LIST, /* comma-separated globs of the family's probes (--fs ext4,xfs) */
 };
 
 /* An option of `abiwatch run` that a family declares, such as --entries:
@@ -96,10 +94,10 @@ struct aw_param {
 	const char *help;
 	enum aw_param_type type;
 	long long minval, maxval;   /* AW_PARAM_INT */
-	const char *const *words;   /* AW_PARAM_ENUM, AW_PARAM_LIST: NULL-terminated */
+	const char *const *words;   /* AW_PARAM_ENUM: NULL-terminated */
 	const char *dflt;           /* the value when not given, as it would be given */
-	/* AW_PARAM_LIST: each value names probes of the family to run, as
-	 * if given as globs. */
+	/* AW_PARAM_LIST (and only it): the probes it names are the ones of
+	 * the family to run. */
 	bool selects;
 	/* Each value adds a probe made from it (--path LABEL=DIR), or fails
 	 * with *why set (malloc'd): what was expected.  A name the family

@@ -60,8 +60,8 @@ static int item_index(const struct aw_ctx *ctx, const char *name)
 	return -1;
 }
 
-static void send_line(struct aw_ctx *ctx, char type, const char *name,
-		      const char *status, const char *text)
+void aw_report_line(struct aw_ctx *ctx, char type, const char *name, const char *status,
+		    const char *text)
 {
 	record_lock(ctx->record);
 	if (name) {
@@ -86,13 +86,13 @@ static void send_vf(struct aw_ctx *ctx, char type, const char *name,
 		    const char *status, const char *fmt, va_list ap)
 {
 	char *text = xvasprintf(fmt, ap);
-	send_line(ctx, type, name, status, text);
+	aw_report_line(ctx, type, name, status, text);
 	free(text);
 }
 
 void aw_pass(struct aw_ctx *ctx, const char *check)
 {
-	send_line(ctx, 'C', check, "pass", NULL);
+	aw_report_line(ctx, 'C', check, "pass", NULL);
 }
 
 #define AW_REPORT_FN(fn, type, status)                                        \
@@ -116,7 +116,7 @@ static void report_rest(struct aw_ctx *ctx, const char *status, const char *fmt,
 	for (int i = 0; ctx->probe->items[i].name; i++) {
 		const struct aw_item *it = &ctx->probe->items[i];
 		if (!ctx->record->reported[i])
-			send_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
+			aw_report_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
 	}
 	free(text);
 }

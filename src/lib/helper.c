@@ -160,25 +160,8 @@ static size_t error_items(struct aw_ctx *ctx, const struct aw_helper *h, bool on
 
 static void report_line(struct aw_ctx *ctx, const struct aw_helper *h, const struct aw_wire *w)
 {
-	const char *text = w->text ? w->text : "";
-	if (w->kind == 'N') {
-		aw_note(ctx, "%s", text);
-		return;
-	}
-	char *item = xasprintf("%s%s", h->prefix, w->name);
-	bool check = w->kind == 'C';
-	if (strcmp(w->status, "pass") == 0 && check)
-		aw_pass(ctx, item);
-	else if (strcmp(w->status, "pass") == 0)
-		aw_observe(ctx, item, "%s", text);
-	else if (strcmp(w->status, "fail") == 0)
-		aw_fail(ctx, item, "%s", text);
-	else if (strcmp(w->status, "skip") == 0 && check)
-		aw_skip(ctx, item, "%s", text);
-	else if (strcmp(w->status, "skip") == 0)
-		aw_unobserved(ctx, item, "%s", text);
-	else
-		aw_error(ctx, item, "%s", text);
+	char *item = w->name ? xasprintf("%s%s", h->prefix, w->name) : NULL;
+	aw_report_line(ctx, w->kind, item, w->status, w->text);
 	free(item);
 }
 

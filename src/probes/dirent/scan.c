@@ -13,6 +13,7 @@
 
 /* struct linux_dirent64, read by offset: d_ino 0, d_off 8, d_reclen 16,
  * d_type 18, d_name 19. */
+#define D_INO 0
 #define D_OFF 8
 #define D_RECLEN 16
 #define D_NAME 19
@@ -60,8 +61,10 @@ int ds_scan_fd(int fd, char *buf, const struct ds_scan_opts *o, struct dc_set *s
 		}
 		s->calls++;
 		for (long pos = 0; pos < n;) {
+			uint64_t ino;
 			int64_t off;
 			uint16_t reclen;
+			memcpy(&ino, buf + pos + D_INO, sizeof(ino));
 			memcpy(&off, buf + pos + D_OFF, sizeof(off));
 			memcpy(&reclen, buf + pos + D_RECLEN, sizeof(reclen));
 			if (reclen < D_NAME + 1 || pos + reclen > n) {
@@ -95,6 +98,7 @@ int ds_scan_fd(int fd, char *buf, const struct ds_scan_opts *o, struct dc_set *s
 				s->err = ENOMEM;
 				return -1;
 			}
+			s->wide_ino += ino > UINT32_MAX;
 		}
 		if (o->after_call)
 			o->after_call(o->arg, s);

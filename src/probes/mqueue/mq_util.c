@@ -137,15 +137,6 @@ int mqu_rlimit_restore_soft(void)
 	return rc ? rc : mqu_rlimit_set_soft(rl.rlim_max);
 }
 
-void mqu_observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
-		    const char *what)
-{
-	if (rc == 0)
-		aw_observe_long(ctx, obs, value);
-	else
-		aw_unobserved(ctx, obs, "%s failed: %s", what, aw_errname(rc));
-}
-
 int mqu_first_true(long long lo, long long hi, mqu_pred_fn pred, void *arg,
 		   long long *out)
 {

@@ -96,12 +96,6 @@ int mqu_rlimit_restore_soft(void);              /* soft = hard */
  * the caller after mq_notify(q, NULL)) or -errno. */
 int mqu_notify_netlink(mqd_t q);
 
-/* ---- reporting ---- */
-
-/* Report an observation from a 0/-errno result: the value, or why not. */
-void mqu_observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
-		    const char *what);
-
 /* ---- pure logic ---- */
 
 /* A predicate over integers: 1 true, 0 false, < 0 a -errno. */

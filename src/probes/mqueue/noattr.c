@@ -183,6 +183,16 @@ static void check_clamp(struct aw_ctx *ctx, const struct knobs *init)
 		  "expected a 4x1024 queue, got %ldx%ld", got.maxmsg, got.msgsize);
 }
 
+/* An observation from a 0/-errno result: the value, or why not. */
+static void observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
+		       const char *what)
+{
+	if (rc == 0)
+		aw_observe_long(ctx, obs, value);
+	else
+		aw_unobserved(ctx, obs, "%s failed: %s", what, aw_errname(rc));
+}
+
 static void noattr_run(struct aw_ctx *ctx)
 {
 	struct mqu_shape fresh = { 0, 0 };
@@ -200,8 +210,8 @@ static void noattr_run(struct aw_ctx *ctx)
 		return;
 	}
 	int fresh_rc = mqu_try_create(QNAME, NULL, &fresh);
-	mqu_observe_rc(ctx, "maxmsg", fresh_rc, fresh.maxmsg, "mq_open(attr NULL)");
-	mqu_observe_rc(ctx, "msgsize", fresh_rc, fresh.msgsize, "mq_open(attr NULL)");
+	observe_rc(ctx, "maxmsg", fresh_rc, fresh.maxmsg, "mq_open(attr NULL)");
+	observe_rc(ctx, "msgsize", fresh_rc, fresh.msgsize, "mq_open(attr NULL)");
 	check_rlimit_exceeded(ctx, fresh_rc, &fresh);
 	observe_source(ctx, &init, fresh_rc, &fresh);
 	check_clamp(ctx, &init);

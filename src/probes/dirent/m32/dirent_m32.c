@@ -19,10 +19,11 @@
 #include "core/i386.h"
 #include "lib/errname.h"
 #include "lib/wire.h"
-#include "probes/dirent/cookies.h"
+#include "probes/dirent/scan.h"
 /* The m32 rule builds this folder's files and the protocol's writer:
- * the family's pure cookie logic comes in as source. */
+ * the family's scans and cookie logic come in as source. */
 #include "probes/dirent/cookies.c"
+#include "probes/dirent/scan.c"
 
 #include <dirent.h>
 #include <errno.h>
@@ -35,8 +36,6 @@
 
 _Static_assert(sizeof(((struct dirent *)0)->d_off) == 4,
 	       "build with -m32 and without -D_FILE_OFFSET_BITS=64: the point is the non-LFS readdir");
-
-#define BUF_SIZE (1u << 20)
 
 static const char *const items[] = { "cookie_bits", "eof_cookie", "duplicates", "nonlfs_readdir" };
 
@@ -58,99 +57,18 @@ static unsigned long parse_arg(const char *s, const char *what)
 	return v;
 }
 
-struct scan64 {
-	unsigned long long entries, max_cookie, eof_cookie, duplicates;
-	unsigned long long wide_ino, wide_off;
-	int capped, cycle, err;
-};
-
-/* The entries of one scan, for dc_track_add(). */
-struct history {
-	uint64_t *cookie;
-	uint32_t *tag;
-	size_t len, alloc;
-};
-
-static void push(struct history *h, uint64_t cookie, uint32_t tag)
+/* What the 32-bit caller's getdents64 (the compat entry point) lists. */
+static void scan_getdents64(int dirfd, unsigned long max, struct ds_scan *s)
 {
-	if (h->len == h->alloc) {
-		h->alloc = h->alloc ? h->alloc * 2 : 4096;
-		h->cookie = realloc(h->cookie, h->alloc * sizeof(*h->cookie));
-		h->tag = realloc(h->tag, h->alloc * sizeof(*h->tag));
-		if (!h->cookie || !h->tag)
-			report_error("malloc", ENOMEM);
-	}
-	h->cookie[h->len] = cookie;
-	h->tag[h->len] = tag;
-	h->len++;
-}
-
-static void scan_getdents64(int dirfd, unsigned long max, struct scan64 *s)
-{
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char *buf = malloc(BUF_SIZE);
+	static char buf[DS_BIG_BUF];
+	const struct ds_scan_opts o = { .cap = max, .bufsize = sizeof(buf) };
 	struct dc_set set;
-	struct dc_track track;
-	struct history h = { 0 };
-	bool stop = false;
 
-	memset(s, 0, sizeof(*s));
-	if (fd < 0)
-		report_error("openat", errno);
-	if (!buf || dc_set_init(&set, 1024) != 0)
+	if (dc_set_init(&set, 1024) != 0)
 		report_error("malloc", ENOMEM);
-	dc_track_start(&track, &set);
-	while (!stop) {
-		long n = syscall(SYS_getdents64, fd, buf, BUF_SIZE);
-		if (n < 0) {
-			s->err = errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		for (long pos = 0; pos < n && !stop;) {
-			uint64_t ino;
-			int64_t off;
-			uint16_t reclen;
-			memcpy(&ino, buf + pos, sizeof(ino));
-			memcpy(&off, buf + pos + 8, sizeof(off));
-			memcpy(&reclen, buf + pos + 16, sizeof(reclen));
-			const char *name = buf + pos + 19;
-			if (reclen == 0)
-				report_error("getdents64 record of length 0", EIO);
-			pos += reclen;
-			if (s->entries == max) {
-				s->capped = 1;
-				stop = true;
-				break;
-			}
-			push(&h, (uint64_t)off, dc_fnv1a(name));
-			int added = dc_track_add(&track, h.cookie, h.tag, h.len - 1, NULL);
-			if (added == DC_REPEAT) {
-				h.len--; /* not part of the listing */
-				s->cycle = 1;
-				stop = true;
-				break;
-			}
-			if (added < 0)
-				report_error("cookie set", ENOMEM);
-			s->duplicates += added == DC_SHARED;
-			s->entries++;
-			/* What the non-LFS struct dirent cannot hold. */
-			s->wide_ino += ino > UINT32_MAX;
-			s->wide_off += off < INT32_MIN || off > INT32_MAX;
-		}
-	}
-	/* The largest d_off but the last, and the last. */
-	for (size_t i = 0; i + 1 < h.len; i++)
-		if (h.cookie[i] > s->max_cookie)
-			s->max_cookie = h.cookie[i];
-	s->eof_cookie = h.len ? h.cookie[h.len - 1] : 0;
+	if (ds_scan_fresh(dirfd, buf, &o, &set, s) != 0)
+		report_error(s->err == ENOMEM ? "cookie set" : "openat", s->err);
 	dc_set_free(&set);
-	free(h.cookie);
-	free(h.tag);
-	free(buf);
-	close(fd);
 }
 
 static void scan_nonlfs(int dirfd, unsigned long max, unsigned long long *entries, int *err)
@@ -175,39 +93,48 @@ static void scan_nonlfs(int dirfd, unsigned long max, unsigned long long *entrie
 	closedir(d);
 }
 
-/* The non-LFS readdir(3): complete, or where and why it stopped. */
-static void observe_nonlfs(const struct scan64 *s, unsigned long long entries, int err)
+/* Entries whose d_off does not fit a 32-bit long. */
+static size_t wide_offsets(const struct ds_scan *s)
 {
-	const char *wide = s->wide_ino && s->wide_off ? " (d_ino and d_off wider than 32 bits)"
+	size_t n = 0;
+	for (size_t i = 0; i < s->len; i++)
+		n += (int64_t)s->off[i] < INT32_MIN || (int64_t)s->off[i] > INT32_MAX;
+	return n;
+}
+
+/* The non-LFS readdir(3): complete, or where and why it stopped. */
+static void observe_nonlfs(const struct ds_scan *s, unsigned long long entries, int err)
+{
+	size_t wide_off = wide_offsets(s);
+	const char *wide = s->wide_ino && wide_off ? " (d_ino and d_off wider than 32 bits)"
 			   : s->wide_ino ? " (d_ino wider than 32 bits)"
-			   : s->wide_off ? " (d_off wider than 32 bits)" : "";
+			   : wide_off ? " (d_off wider than 32 bits)" : "";
 	if (err)
 		aw_out_observe("nonlfs_readdir", "%s after %llu entries%s", aw_errname(err), entries,
 			       wide);
-	else if (entries == s->entries)
+	else if (entries == s->len)
 		aw_out_observe("nonlfs_readdir", "complete");
 	else
-		aw_out_observe("nonlfs_readdir", "ended after %llu of %llu entries", entries,
-			       s->entries);
+		aw_out_observe("nonlfs_readdir", "ended after %llu of %zu entries", entries, s->len);
 }
 
-static void observe(const struct scan64 *s, unsigned long long expect)
+static void observe(const struct ds_scan *s, unsigned long long expect)
 {
 	bool ended = !s->cycle && !s->capped && !s->err;
-	if (!ended || s->entries != expect)
-		aw_out_note("32-bit getdents64: %llu entries (expected %llu)%s%s%s", s->entries, expect,
+	if (!ended || s->len != expect)
+		aw_out_note("32-bit getdents64: %zu entries (expected %llu)%s%s%s", s->len, expect,
 			    s->cycle ? ", stopped at a cycle" : "", s->capped ? ", stopped at the bound" : "",
 			    s->err ? ", failed with an errno" : "");
-	if (s->entries > 1)
-		aw_out_observe("cookie_bits", "%u", dc_bits(s->max_cookie));
+	if (s->len > 1)
+		aw_out_observe("cookie_bits", "%u", dc_bits(ds_max_cookie(s)));
 	else
-		aw_out_unobserved("cookie_bits", "the 32-bit scan saw %llu entries", s->entries);
-	if (ended && s->entries)
-		aw_out_observe("eof_cookie", "0x%llx", s->eof_cookie);
+		aw_out_unobserved("cookie_bits", "the 32-bit scan saw %zu entries", s->len);
+	if (ended && s->len)
+		aw_out_observe("eof_cookie", "0x%llx", (unsigned long long)ds_eof_cookie(s));
 	else
 		aw_out_unobserved("eof_cookie", "the 32-bit scan did not end normally%s",
 				  s->err ? " (getdents64 failed)" : "");
-	aw_out_observe("duplicates", "%llu", s->duplicates);
+	aw_out_observe("duplicates", "%zu", s->shared);
 }
 
 int main(int argc, char **argv)
@@ -220,12 +147,13 @@ int main(int argc, char **argv)
 	unsigned long max = parse_arg(argv[2], "MAX");
 	unsigned long long expect = parse_arg(argv[3], "EXPECT");
 
-	struct scan64 s;
+	struct ds_scan s = { 0 };
 	unsigned long long nonlfs_entries;
 	int nonlfs_err;
 	scan_getdents64(dirfd, max, &s);
 	scan_nonlfs(dirfd, max, &nonlfs_entries, &nonlfs_err);
 	observe(&s, expect);
 	observe_nonlfs(&s, nonlfs_entries, nonlfs_err);
+	ds_scan_free(&s);
 	return 0;
 }

@@ -20,6 +20,10 @@
 #include "core/i386.h"
 #include "lib/errname.h"
 #include "lib/wire.h"
+#include "probes/mqueue/mq_util.h"
+/* The m32 rule builds this folder's files and the protocol's writer:
+ * the family's queue helpers come in as source. */
+#include "probes/mqueue/mq_util.c"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,31 +41,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int rc_of(long r)
-{
-	return r < 0 ? -errno : (int)r;
-}
-
-static int create(const char *name, int oflag, long maxmsg, long msgsize)
-{
-	struct mq_attr a = { .mq_maxmsg = maxmsg, .mq_msgsize = msgsize };
-
-	mq_unlink(name);
-	return rc_of(mq_open(name, oflag | O_CREAT | O_EXCL, 0600, maxmsg ? &a : NULL));
-}
-
-static void drain(int q)
-{
-	struct mq_attr a;
-	struct timespec past = { 0, 0 };
-	char buf[256];
-
-	if (mq_getattr(q, &a) != 0 || a.mq_msgsize > (long)sizeof(buf))
-		return;
-	while (mq_timedreceive(q, buf, sizeof(buf), NULL, &past) >= 0)
-		;
-}
-
 /* ---- attributes ---- */
 
 static bool attr_is(const struct mq_attr *a, long fl, long max, long size, long cur)
@@ -73,30 +52,30 @@ static void attrs(void)
 {
 	struct mq_attr a = { 0 }, set = { .mq_flags = O_NONBLOCK, .mq_maxmsg = 99,
 					  .mq_msgsize = 999, .mq_curmsgs = 7 };
-	int q = create("/aw_m32_attr", O_RDWR, 4, 32);
+	int q = mqu_open_new("/aw_m32_attr", O_RDWR, 0600, &(struct mqu_shape){ 4, 32 });
 
 	aw_out_observe("sizeof_mq_attr", "%zu", sizeof(struct mq_attr));
 	aw_out_observe("abi", "%s", sizeof(long) == 4 && sizeof(void *) == 4 ? "ilp32" : "other");
-	int rc = q < 0 ? q : rc_of(mq_getattr(q, &a));
+	int rc = q < 0 ? q : mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.getattr_shape", rc == 0 && attr_is(&a, 0, 4, 32, 0),
 	      "created 4x32: %s, {%ld, %ld, %ld, %ld}", aw_errname(rc), a.mq_flags, a.mq_maxmsg,
 	      a.mq_msgsize, a.mq_curmsgs);
-	rc = q < 0 ? q : rc_of(mq_send(q, "a", 1, 0));
+	rc = q < 0 ? q : mqu_rc(mq_send(q, "a", 1, 0));
 	if (rc == 0)
-		rc = rc_of(mq_send(q, "b", 1, 0));
+		rc = mqu_rc(mq_send(q, "b", 1, 0));
 	if (rc == 0)
-		rc = rc_of(mq_getattr(q, &a));
+		rc = mqu_rc(mq_getattr(q, &a));
 	long two = a.mq_curmsgs;
 	char buf[32];
 	if (rc == 0)
-		rc = rc_of(mq_receive(q, buf, sizeof(buf), NULL)) < 0 ? -EIO : 0;
+		rc = mqu_rc(mq_receive(q, buf, sizeof(buf), NULL)) < 0 ? -EIO : 0;
 	if (rc == 0)
-		rc = rc_of(mq_getattr(q, &a));
+		rc = mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.curmsgs_tracks", rc == 0 && two == 2 && a.mq_curmsgs == 1,
 	      "2 sent, then 1 received: mq_curmsgs %ld then %ld (%s)", two, a.mq_curmsgs, aw_errname(rc));
-	rc = q < 0 ? q : rc_of(mq_setattr(q, &set, NULL));
+	rc = q < 0 ? q : mqu_rc(mq_setattr(q, &set, NULL));
 	if (rc == 0)
-		rc = rc_of(mq_getattr(q, &a));
+		rc = mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.setattr_only_nonblock", rc == 0 && attr_is(&a, O_NONBLOCK, 4, 32, 1),
 	      "set {O_NONBLOCK, 99, 999, 7}: %s, got {%#lx, %ld, %ld, %ld}", aw_errname(rc), a.mq_flags,
 	      a.mq_maxmsg, a.mq_msgsize, a.mq_curmsgs);
@@ -115,8 +94,8 @@ static void foreign(const char *spec)
 		aw_out_skip("attr.foreign_shape", "no --foreign NAME:MAXMSG:MSGSIZE:CURMSGS given");
 		return;
 	}
-	int q = rc_of(mq_open(name, O_RDONLY));
-	int rc = q < 0 ? q : rc_of(mq_getattr(q, &a));
+	int q = mqu_rc(mq_open(name, O_RDONLY));
+	int rc = q < 0 ? q : mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.foreign_shape", rc == 0 && attr_is(&a, 0, max, size, cur),
 	      "%s (made by the 64-bit probe as %ldx%ld with %ld messages): %s, {%ld, %ld, %ld, %ld}",
 	      name, max, size, cur, aw_errname(rc), a.mq_flags, a.mq_maxmsg, a.mq_msgsize, a.mq_curmsgs);
@@ -130,7 +109,7 @@ static void make(const char *spec)
 	long max, size;
 
 	if (spec && sscanf(spec, "%63[^:]:%ld:%ld", name, &max, &size) == 3) {
-		int q = create(name, O_RDWR, max, size);
+		int q = mqu_open_new(name, O_RDWR, 0600, &(struct mqu_shape){ max, size });
 		if (q >= 0)
 			mq_close(q);
 	}
@@ -151,10 +130,10 @@ static void order(int q)
 
 	for (int i = 0; i < 8 && rc == 0; i++) {
 		snprintf(want, sizeof(want), "m%d", i);
-		rc = rc_of(mq_send(q, want, strlen(want) + 1, prios[i]));
+		rc = mqu_rc(mq_send(q, want, strlen(want) + 1, prios[i]));
 	}
 	for (int k = 0; k < 8 && rc == 0; k++) {
-		long n = rc_of(mq_receive(q, buf, sizeof(buf), &prio));
+		long n = mqu_rc(mq_receive(q, buf, sizeof(buf), &prio));
 		int got = -1;
 		if (n < 0 || sscanf(buf, "m%d", &got) != 1 || got < 0 || got > 7) {
 			rc = n < 0 ? (int)n : -EIO;
@@ -173,7 +152,7 @@ static void order(int q)
 	      "a message came out before one of higher priority, or with another priority");
 	aw_out_expect("sendrecv.fifo_within_priority", rc == 0 && fifo_ok, "%s", rc ? aw_errname(rc) :
 	      "messages of one priority came out of order");
-	drain(q);
+	mqu_drain(q);
 }
 
 static void errors(int q)
@@ -181,19 +160,19 @@ static void errors(int q)
 	char buf[65];
 
 	memset(buf, 'z', sizeof(buf));
-	int at = rc_of(mq_send(q, "x", 1, 32768)), huge = rc_of(mq_send(q, "x", 1, UINT_MAX));
+	int at = mqu_rc(mq_send(q, "x", 1, 32768)), huge = mqu_rc(mq_send(q, "x", 1, UINT_MAX));
 	aw_out_expect("sendrecv.einval_prio_at_max", at == -EINVAL && huge == -EINVAL,
 	      "priority 32768: %s, UINT_MAX: %s", aw_errname(at), aw_errname(huge));
-	int over = rc_of(mq_send(q, buf, 65, 0)), exact = rc_of(mq_send(q, buf, 64, 0));
+	int over = mqu_rc(mq_send(q, buf, 65, 0)), exact = mqu_rc(mq_send(q, buf, 64, 0));
 	aw_out_expect("sendrecv.emsgsize_send", over == -EMSGSIZE && exact == 0, "65 bytes: %s, 64: %s",
 	      aw_errname(over), aw_errname(exact));
-	long shortbuf = rc_of(mq_receive(q, buf, 63, NULL));
+	long shortbuf = mqu_rc(mq_receive(q, buf, 63, NULL));
 	aw_out_expect("sendrecv.emsgsize_receive_short_buffer", shortbuf == -EMSGSIZE,
 	      "a 63-byte buffer: %s", shortbuf < 0 ? aw_errname((int)shortbuf) : "success");
-	drain(q);
+	mqu_drain(q);
 	unsigned prio = 0;
-	int zs = rc_of(mq_send(q, "", 0, 5));
-	long zr = zs ? zs : rc_of(mq_receive(q, buf, 64, &prio));
+	int zs = mqu_rc(mq_send(q, "", 0, 5));
+	long zr = zs ? zs : mqu_rc(mq_receive(q, buf, 64, &prio));
 	aw_out_expect("sendrecv.zero_length_message", zs == 0 && zr == 0 && prio == 5,
 	      "0 bytes at priority 5: %s, received %ld bytes at %u", aw_errname(zs), zr, prio);
 }
@@ -201,22 +180,22 @@ static void errors(int q)
 static void access_modes(void)
 {
 	char buf[64];
-	int nb = rc_of(mq_open("/aw_m32_sr", O_RDWR | O_NONBLOCK));
-	int ro = rc_of(mq_open("/aw_m32_sr", O_RDONLY)), wo = rc_of(mq_open("/aw_m32_sr", O_WRONLY));
+	int nb = mqu_rc(mq_open("/aw_m32_sr", O_RDWR | O_NONBLOCK));
+	int ro = mqu_rc(mq_open("/aw_m32_sr", O_RDONLY)), wo = mqu_rc(mq_open("/aw_m32_sr", O_WRONLY));
 	int rc = 0;
 
-	long empty = nb < 0 ? nb : rc_of(mq_receive(nb, buf, sizeof(buf), NULL));
+	long empty = nb < 0 ? nb : mqu_rc(mq_receive(nb, buf, sizeof(buf), NULL));
 	aw_out_expect("sendrecv.eagain_receive_empty", empty == -EAGAIN, "%s", aw_errname((int)empty));
 	for (int i = 0; i < 8 && rc == 0 && nb >= 0; i++)
-		rc = rc_of(mq_send(nb, "f", 1, 0));
-	int full = nb < 0 ? nb : rc ? rc : rc_of(mq_send(nb, "f", 1, 0));
+		rc = mqu_rc(mq_send(nb, "f", 1, 0));
+	int full = nb < 0 ? nb : rc ? rc : mqu_rc(mq_send(nb, "f", 1, 0));
 	aw_out_expect("sendrecv.eagain_send_full", full == -EAGAIN, "%s", aw_errname(full));
-	int s = ro < 0 ? ro : rc_of(mq_send(ro, "b", 1, 0));
-	long r = wo < 0 ? wo : rc_of(mq_receive(wo, buf, sizeof(buf), NULL));
+	int s = ro < 0 ? ro : mqu_rc(mq_send(ro, "b", 1, 0));
+	long r = wo < 0 ? wo : mqu_rc(mq_receive(wo, buf, sizeof(buf), NULL));
 	aw_out_expect("sendrecv.ebadf_wrong_mode", s == -EBADF && r == -EBADF,
 	      "mq_send on O_RDONLY: %s, mq_receive on O_WRONLY: %s", aw_errname(s), aw_errname((int)r));
 	if (nb >= 0) {
-		drain(nb);
+		mqu_drain(nb);
 		mq_close(nb);
 	}
 	if (ro >= 0)
@@ -227,7 +206,7 @@ static void access_modes(void)
 
 static void sendrecv(void)
 {
-	int q = create("/aw_m32_sr", O_RDWR, 8, 64);
+	int q = mqu_open_new("/aw_m32_sr", O_RDWR, 0600, &(struct mqu_shape){ 8, 64 });
 
 	if (q < 0) {
 		static const char *const names[] = {
@@ -294,8 +273,8 @@ static long timed(bool time64, bool recv, int q, const struct deadline *d)
 	void *t = time64 ? (void *)&t64 : (void *)&t32;
 
 	if (recv)
-		return rc_of(syscall(nr, q, buf, sizeof(buf), NULL, t));
-	return rc_of(syscall(nr, q, buf, 1, 0, t));
+		return mqu_rc(syscall(nr, q, buf, sizeof(buf), NULL, t));
+	return mqu_rc(syscall(nr, q, buf, 1, 0, t));
 }
 
 static int fill(int q)
@@ -303,7 +282,7 @@ static int fill(int q)
 	int rc = 0;
 
 	for (int i = 0; i < 2 && rc == 0; i++)
-		rc = rc_of(mq_send(q, "f", 1, 0));
+		rc = mqu_rc(mq_send(q, "f", 1, 0));
 	return rc;
 }
 
@@ -316,7 +295,7 @@ static void timed_entry(int q, bool time64)
 	long r = timed(time64, true, q, &past);
 	int rc = fill(q);
 	long s = rc ? rc : timed(time64, false, q, &past);
-	drain(q);
+	mqu_drain(q);
 	snprintf(name, sizeof(name), "%setimedout_past", ep);
 	aw_out_expect(name, r == -ETIMEDOUT && s == -ETIMEDOUT, "deadline 1 s ago: receive %s, send %s",
 	      aw_errname((int)r), aw_errname((int)s));
@@ -341,8 +320,8 @@ static void timed_entry(int q, bool time64)
 static void time64_only(int q)
 {
 	struct deadline far = { (int64_t)1 << 33, 0 };
-	int nb = rc_of(mq_open("/aw_m32_t", O_RDONLY | O_NONBLOCK));
-	int rc = rc_of(mq_send(q, "m", 1, 0));
+	int nb = mqu_rc(mq_open("/aw_m32_t", O_RDONLY | O_NONBLOCK));
+	int rc = mqu_rc(mq_send(q, "m", 1, 0));
 	long full = rc ? rc : timed(true, true, q, &far);
 	long empty = nb < 0 ? nb : timed(true, true, nb, &far);
 
@@ -351,7 +330,7 @@ static void time64_only(int q)
 	      full == 1 ? "received" : aw_errname((int)full), aw_errname((int)empty));
 	if (nb >= 0)
 		mq_close(nb);
-	drain(q);
+	mqu_drain(q);
 	/* glibc's 32-bit struct timespec with 64-bit time has tv_nsec in 32
 	 * bits and padding beside it: the kernel must not read the padding. */
 	struct deadline pad = { 1, (int64_t)1 << 32 };
@@ -364,7 +343,7 @@ static void time64_only(int q)
 
 static void timeouts(void)
 {
-	int q = create("/aw_m32_t", O_RDWR, 2, 16);
+	int q = mqu_open_new("/aw_m32_t", O_RDWR, 0600, &(struct mqu_shape){ 2, 16 });
 
 	if (q < 0) {
 		aw_out_unobserved("timed.time64.nsec_padding_ignored", "creating the queue: %s", aw_errname(q));
@@ -385,15 +364,15 @@ static void notification(void)
 	siginfo_t si;
 	struct timespec wait = { 1, 0 };
 	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
-	int q = create("/aw_m32_n", O_RDWR, 2, 16);
+	int q = mqu_open_new("/aw_m32_n", O_RDWR, 0600, &(struct mqu_shape){ 2, 16 });
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	ev.sigev_value.sival_int = 0x5ee1;
-	int rc = q < 0 ? q : rc_of(mq_notify(q, &ev));
+	int rc = q < 0 ? q : mqu_rc(mq_notify(q, &ev));
 	if (rc == 0)
-		rc = rc_of(mq_send(q, "n", 1, 0));
+		rc = mqu_rc(mq_send(q, "n", 1, 0));
 	memset(&si, 0, sizeof(si));
 	int got = rc ? rc : sigtimedwait(&set, &si, &wait) == SIGUSR1 ? 1 : -errno;
 	aw_out_expect("notify.signal", got == 1 && si.si_code == SI_MESGQ && si.si_value.sival_int == 0x5ee1 &&
@@ -436,31 +415,15 @@ static bool holds_sys_resource(void)
 
 static int try_shape(long maxmsg, long msgsize)
 {
-	int q = create("/aw_m32_lim", O_RDWR, maxmsg, msgsize);
-
-	if (q >= 0) {
-		mq_close(q);
-		mq_unlink("/aw_m32_lim");
-	}
-	return q < 0 ? q : 0;
-}
-
-static int set_soft(rlim_t soft)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_MSGQUEUE, &rl) != 0)
-		return -errno;
-	rl.rlim_cur = soft == RLIM_INFINITY ? rl.rlim_max : soft;
-	return setrlimit(RLIMIT_MSGQUEUE, &rl) == 0 ? 0 : -errno;
+	return mqu_try_create("/aw_m32_lim", &(struct mqu_shape){ maxmsg, msgsize }, NULL);
 }
 
 static void limits(void)
 {
 	struct mq_attr a = { 0 };
 	long msg_max = read_knob("/proc/sys/fs/mqueue/msg_max");
-	int q = create("/aw_m32_lim", O_RDWR, 0, 0);
-	int rc = q < 0 ? q : rc_of(mq_getattr(q, &a));
+	int q = mqu_open_new("/aw_m32_lim", O_RDWR, 0600, NULL);
+	int rc = q < 0 ? q : mqu_rc(mq_getattr(q, &a));
 
 	if (rc == 0) {
 		aw_out_observe("limits.noattr.maxmsg", "%ld", a.mq_maxmsg);
@@ -479,9 +442,9 @@ static void limits(void)
 	else
 		aw_out_expect("limits.einval_above_msg_max", try_shape(msg_max + 1, 128) == -EINVAL,
 		      "maxmsg %ld (msg_max + 1): %s", msg_max + 1, aw_errname(try_shape(msg_max + 1, 128)));
-	rc = set_soft(8192);
+	rc = mqu_rlimit_set_soft(8192);
 	int big = rc ? rc : try_shape(2, 8192);
-	set_soft(RLIM_INFINITY);
+	mqu_rlimit_restore_soft();
 	aw_out_expect("limits.emfile_beyond_rlimit", big == -EMFILE,
 	      "2x8192 with RLIMIT_MSGQUEUE 8192: %s", aw_errname(big));
 }
@@ -499,14 +462,14 @@ static void charge(void)
 		aw_out_unobserved("limits.charge.1x128", "unshare(CLONE_NEWUSER): %s", aw_errname(-errno));
 		return;
 	}
-	if (set_soft((rlim_t)hi) != 0 || try_shape(1, 128) != 0) {
+	if (mqu_rlimit_set_soft((rlim_t)hi) != 0 || try_shape(1, 128) != 0) {
 		aw_out_unobserved("limits.charge.1x128", "no 1x128 queue even with %ld bytes", hi);
-		set_soft(RLIM_INFINITY);
+		mqu_rlimit_restore_soft();
 		return;
 	}
 	while (lo < hi) {
 		long mid = lo + (hi - lo) / 2;
-		int rc = set_soft((rlim_t)mid);
+		int rc = mqu_rlimit_set_soft((rlim_t)mid);
 		rc = rc ? rc : try_shape(1, 128);
 		if (rc == 0)
 			hi = mid;
@@ -515,7 +478,7 @@ static void charge(void)
 		else
 			break;
 	}
-	set_soft(RLIM_INFINITY);
+	mqu_rlimit_restore_soft();
 	if (lo == hi)
 		aw_out_observe("limits.charge.1x128", "%ld", hi);
 	else
