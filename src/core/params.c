@@ -135,8 +135,8 @@ int aw_param_check_declared(const struct aw_param *p, char **why)
 	const struct aw_family *fam;
 	long long num;
 	*why = NULL;
-	if (!aw_param_find(p->name, &fam) || aw_param_find(p->name, &fam) != p)
-		*why = xasprintf("--%s is not the declaration the registry finds", p->name);
+	if (!aw_param_find(p->name, &fam))
+		*why = xasprintf("--%s: no registered family declares it", p->name);
 	else if (p->type == AW_PARAM_INT && p->minval > p->maxval)
 		*why = xasprintf("--%s: an empty range", p->name);
 	else if (p->type == AW_PARAM_ENUM && !(p->words && p->words[0]))
@@ -156,11 +156,8 @@ int aw_param_check_declared(const struct aw_param *p, char **why)
 /* Whether the family has a probe called name, declared or made already. */
 static bool probe_taken(const struct aw_params *ps, const struct aw_family *fam, const char *name)
 {
-	const struct aw_probe *const *probes;
-	size_t np = aw_family_probes(fam, &probes);
-	for (size_t i = 0; i < np; i++)
-		if (strcmp(probes[i]->name, name) == 0)
-			return true;
+	if (names_probe(fam, name, strlen(name)))
+		return true;
 	for (size_t i = 0; i < ps->nmade; i++)
 		if (ps->made[i].family == fam && strcmp(ps->made[i].probe->name, name) == 0)
 			return true;

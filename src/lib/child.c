@@ -167,24 +167,6 @@ const char *aw_become_user_why(int rc)
 	return buf;
 }
 
-static int write_proc(const char *name, const char *text)
-{
-	char path[64];
-	int err = 0;
-
-	snprintf(path, sizeof(path), "/proc/self/%s", name);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = write(fd, text, strlen(text));
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != strlen(text))
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
 int aw_enter_userns(int extra_flags)
 {
 	char map[32];
@@ -195,13 +177,13 @@ int aw_enter_userns(int extra_flags)
 	if (unshare(CLONE_NEWUSER | extra_flags) != 0)
 		return -errno;
 	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)uid);
-	if ((rc = write_proc("uid_map", map)) != 0)
+	if ((rc = aw_file_write("/proc/self/uid_map", map)) != 0)
 		return rc;
 	/* An unprivileged writer of gid_map must first give up setgroups(). */
-	if ((rc = write_proc("setgroups", "deny")) != 0 && rc != -ENOENT)
+	if ((rc = aw_file_write("/proc/self/setgroups", "deny")) != 0 && rc != -ENOENT)
 		return rc;
 	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)gid);
-	return write_proc("gid_map", map);
+	return aw_file_write("/proc/self/gid_map", map);
 }
 
 int aw_parse_proc_syscall(const char *text, long *nr)
@@ -223,17 +205,13 @@ int aw_parse_proc_syscall(const char *text, long *nr)
 /* The system call pid sleeps in now: 0 with *nr, or -errno. */
 static int current_syscall(const char *path, long *nr)
 {
-	char text[256];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	char *text;
+	size_t len;
+	if (aw_file_slurp(path, &text, &len) != 0)
 		return -errno;
-	ssize_t n = read(fd, text, sizeof(text) - 1);
-	int err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
-		return err;
-	text[n] = '\0';
-	return aw_parse_proc_syscall(text, nr);
+	int rc = aw_parse_proc_syscall(text, nr);
+	free(text);
+	return rc;
 }
 
 int aw_wait_blocked(pid_t pid, long nr, int timeout_ms)

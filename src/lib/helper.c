@@ -135,23 +135,17 @@ void aw_helper_output_free(struct aw_helper_output *o)
 
 /* ---- running it and reporting ---- */
 
-/* Skip every item that needs the helper, the probe's own included. */
-static void skip_items(struct aw_ctx *ctx, const struct aw_helper *h, const char *why)
-{
-	for (const struct aw_item *it = ctx->probe->items; it->name; it++)
-		if (strncmp(it->name, h->prefix, strlen(h->prefix)) == 0)
-			aw_skip(ctx, it->name, "%s", why);
-}
-
-/* An error for each of the helper's items (only_missing: not reported
- * yet); how many there were. */
-static size_t error_items(struct aw_ctx *ctx, const struct aw_helper *h, bool only_missing,
-			  const char *why)
+/* Report status why for each of the helper's items: with own, the
+ * probe's own too (they need the helper); with only_missing, those not
+ * reported yet.  How many there were. */
+static size_t report_items(struct aw_ctx *ctx, const struct aw_helper *h, const char *status,
+			   bool own, bool only_missing, const char *why)
 {
 	size_t n = 0;
 	for (const struct aw_item *it = ctx->probe->items; it->name; it++) {
-		if (helpers_item(it, h) && !(only_missing && aw_reported(ctx, it->name))) {
-			aw_error(ctx, it->name, "%s", why);
+		if ((own ? strncmp(it->name, h->prefix, strlen(h->prefix)) == 0 : helpers_item(it, h)) &&
+		    !(only_missing && aw_reported(ctx, it->name))) {
+			aw_report_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, why);
 			n++;
 		}
 	}
@@ -192,13 +186,13 @@ static bool report_output(struct aw_ctx *ctx, const struct aw_helper *h, struct 
 		cap->len--;
 	if (aw_helper_read(cap->text, cap->len, ctx->probe, h, &o, &r) != 0) {
 		why = xasprintf("the 32-bit helper's output (%s), line %zu: %s", how, r.line, r.why);
-		error_items(ctx, h, false, why);
+		report_items(ctx, h, "error", false, false, why);
 	} else {
 		for (size_t i = 0; i < o.n; i++)
 			report_line(ctx, h, &o.lines[i]);
 		aw_helper_output_free(&o);
 		why = xasprintf("the 32-bit helper did not report this (%s)", how);
-		complete = error_items(ctx, h, true, why) == 0 && !cap->timed_out &&
+		complete = report_items(ctx, h, "error", false, true, why) == 0 && !cap->timed_out &&
 			   !cap->overflowed && WIFEXITED(cap->status) && WEXITSTATUS(cap->status) == 0;
 	}
 	free(why);
@@ -241,7 +235,7 @@ bool aw_helper_report(struct aw_ctx *ctx, const struct aw_helper *h)
 	if (!why && run(path, h, &cap) != 0)
 		why = aw_helper_exec_failed(path, errno);
 	if (why) {
-		skip_items(ctx, h, why);
+		report_items(ctx, h, "skip", true, false, why);
 	} else {
 		complete = report_output(ctx, h, &cap);
 		free(cap.text);

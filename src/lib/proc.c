@@ -295,7 +295,9 @@ int aw_fd_slurp(int fd, char **data, size_t *len)
 	struct stat st;
 	if (fstat(fd, &st) != 0)
 		return -1;
-	size_t cap = (size_t)st.st_size + 1, n = 0;
+	/* A page at least: a /proc or /sys file says size 0, and a sysctl
+	 * gives its value only to a read from offset 0. */
+	size_t cap = (size_t)st.st_size + 4096, n = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
@@ -330,6 +332,16 @@ int aw_file_slurp(const char *path, char **data, size_t *len)
 	int e = errno;
 	close(fd);
 	errno = e;
+	return rc;
+}
+
+int aw_file_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = aw_write_all(fd, text, strlen(text));
+	close(fd);
 	return rc;
 }
 

@@ -59,16 +59,11 @@ struct plan {
 
 static const struct mqu_shape charged = { 1, 8192 };
 
+/* The soft RLIMIT_MSGQUEUE: -1 keeps it, -2 raises it to the hard one. */
 static int set_soft(long long soft)
 {
-	struct rlimit rl;
-
-	if (soft == -1)
-		return 0;
-	if (getrlimit(RLIMIT_MSGQUEUE, &rl) != 0)
-		return -errno;
-	rl.rlim_cur = soft == -2 ? rl.rlim_max : (rlim_t)soft;
-	return setrlimit(RLIMIT_MSGQUEUE, &rl) == 0 ? 0 : -errno;
+	return soft == -1 ? 0 : soft == -2 ? mqu_rlimit_restore_soft()
+					   : mqu_rlimit_set_soft((rlim_t)soft);
 }
 
 static int act(struct plan *p)

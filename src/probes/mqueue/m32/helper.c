@@ -22,7 +22,9 @@
 #include "lib/wire.h"
 #include "probes/mqueue/mq_util.h"
 /* The m32 rule builds this folder's files and the protocol's writer:
- * the family's queue helpers come in as source. */
+ * the family's queue helpers and the library's deadlines come in as
+ * source. */
+#include "lib/signals.c"
 #include "probes/mqueue/mq_util.c"
 
 #include <errno.h>
@@ -58,8 +60,8 @@ static void attrs(void)
 	aw_out_observe("abi", "%s", sizeof(long) == 4 && sizeof(void *) == 4 ? "ilp32" : "other");
 	int rc = q < 0 ? q : mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.getattr_shape", rc == 0 && attr_is(&a, 0, 4, 32, 0),
-	      "created 4x32: %s, {%ld, %ld, %ld, %ld}", aw_errname(rc), a.mq_flags, a.mq_maxmsg,
-	      a.mq_msgsize, a.mq_curmsgs);
+		      "created 4x32: %s, {%ld, %ld, %ld, %ld}", aw_errname(rc), a.mq_flags, a.mq_maxmsg,
+		      a.mq_msgsize, a.mq_curmsgs);
 	rc = q < 0 ? q : mqu_rc(mq_send(q, "a", 1, 0));
 	if (rc == 0)
 		rc = mqu_rc(mq_send(q, "b", 1, 0));
@@ -72,13 +74,13 @@ static void attrs(void)
 	if (rc == 0)
 		rc = mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.curmsgs_tracks", rc == 0 && two == 2 && a.mq_curmsgs == 1,
-	      "2 sent, then 1 received: mq_curmsgs %ld then %ld (%s)", two, a.mq_curmsgs, aw_errname(rc));
+		      "2 sent, then 1 received: mq_curmsgs %ld then %ld (%s)", two, a.mq_curmsgs, aw_errname(rc));
 	rc = q < 0 ? q : mqu_rc(mq_setattr(q, &set, NULL));
 	if (rc == 0)
 		rc = mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.setattr_only_nonblock", rc == 0 && attr_is(&a, O_NONBLOCK, 4, 32, 1),
-	      "set {O_NONBLOCK, 99, 999, 7}: %s, got {%#lx, %ld, %ld, %ld}", aw_errname(rc), a.mq_flags,
-	      a.mq_maxmsg, a.mq_msgsize, a.mq_curmsgs);
+		      "set {O_NONBLOCK, 99, 999, 7}: %s, got {%#lx, %ld, %ld, %ld}", aw_errname(rc), a.mq_flags,
+		      a.mq_maxmsg, a.mq_msgsize, a.mq_curmsgs);
 	if (q >= 0)
 		mq_close(q);
 	mq_unlink("/aw_m32_attr");
@@ -97,8 +99,8 @@ static void foreign(const char *spec)
 	int q = mqu_rc(mq_open(name, O_RDONLY));
 	int rc = q < 0 ? q : mqu_rc(mq_getattr(q, &a));
 	aw_out_expect("attr.foreign_shape", rc == 0 && attr_is(&a, 0, max, size, cur),
-	      "%s (made by the 64-bit probe as %ldx%ld with %ld messages): %s, {%ld, %ld, %ld, %ld}",
-	      name, max, size, cur, aw_errname(rc), a.mq_flags, a.mq_maxmsg, a.mq_msgsize, a.mq_curmsgs);
+		      "%s (made by the 64-bit probe as %ldx%ld with %ld messages): %s, {%ld, %ld, %ld, %ld}",
+		      name, max, size, cur, aw_errname(rc), a.mq_flags, a.mq_maxmsg, a.mq_msgsize, a.mq_curmsgs);
 	if (q >= 0)
 		mq_close(q);
 }
@@ -149,9 +151,9 @@ static void order(int q)
 			order_ok = false;
 	}
 	aw_out_expect("sendrecv.priority_order", rc == 0 && order_ok, "%s", rc ? aw_errname(rc) :
-	      "a message came out before one of higher priority, or with another priority");
+		      "a message came out before one of higher priority, or with another priority");
 	aw_out_expect("sendrecv.fifo_within_priority", rc == 0 && fifo_ok, "%s", rc ? aw_errname(rc) :
-	      "messages of one priority came out of order");
+		      "messages of one priority came out of order");
 	mqu_drain(q);
 }
 
@@ -162,19 +164,19 @@ static void errors(int q)
 	memset(buf, 'z', sizeof(buf));
 	int at = mqu_rc(mq_send(q, "x", 1, 32768)), huge = mqu_rc(mq_send(q, "x", 1, UINT_MAX));
 	aw_out_expect("sendrecv.einval_prio_at_max", at == -EINVAL && huge == -EINVAL,
-	      "priority 32768: %s, UINT_MAX: %s", aw_errname(at), aw_errname(huge));
+		      "priority 32768: %s, UINT_MAX: %s", aw_errname(at), aw_errname(huge));
 	int over = mqu_rc(mq_send(q, buf, 65, 0)), exact = mqu_rc(mq_send(q, buf, 64, 0));
 	aw_out_expect("sendrecv.emsgsize_send", over == -EMSGSIZE && exact == 0, "65 bytes: %s, 64: %s",
-	      aw_errname(over), aw_errname(exact));
+		      aw_errname(over), aw_errname(exact));
 	long shortbuf = mqu_rc(mq_receive(q, buf, 63, NULL));
 	aw_out_expect("sendrecv.emsgsize_receive_short_buffer", shortbuf == -EMSGSIZE,
-	      "a 63-byte buffer: %s", shortbuf < 0 ? aw_errname((int)shortbuf) : "success");
+		      "a 63-byte buffer: %s", shortbuf < 0 ? aw_errname((int)shortbuf) : "success");
 	mqu_drain(q);
 	unsigned prio = 0;
 	int zs = mqu_rc(mq_send(q, "", 0, 5));
 	long zr = zs ? zs : mqu_rc(mq_receive(q, buf, 64, &prio));
 	aw_out_expect("sendrecv.zero_length_message", zs == 0 && zr == 0 && prio == 5,
-	      "0 bytes at priority 5: %s, received %ld bytes at %u", aw_errname(zs), zr, prio);
+		      "0 bytes at priority 5: %s, received %ld bytes at %u", aw_errname(zs), zr, prio);
 }
 
 static void access_modes(void)
@@ -193,7 +195,7 @@ static void access_modes(void)
 	int s = ro < 0 ? ro : mqu_rc(mq_send(ro, "b", 1, 0));
 	long r = wo < 0 ? wo : mqu_rc(mq_receive(wo, buf, sizeof(buf), NULL));
 	aw_out_expect("sendrecv.ebadf_wrong_mode", s == -EBADF && r == -EBADF,
-	      "mq_send on O_RDONLY: %s, mq_receive on O_WRONLY: %s", aw_errname(s), aw_errname((int)r));
+		      "mq_send on O_RDONLY: %s, mq_receive on O_WRONLY: %s", aw_errname(s), aw_errname((int)r));
 	if (nb >= 0) {
 		mqu_drain(nb);
 		mq_close(nb);
@@ -239,26 +241,13 @@ struct deadline {
 
 static struct deadline in_ms(long ms)
 {
-	struct timespec now;
-	struct deadline d;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	int64_t ns = (int64_t)now.tv_nsec + (int64_t)ms * 1000000;
-	d.sec = (int64_t)now.tv_sec + ns / 1000000000;
-	d.nsec = ns % 1000000000;
-	if (d.nsec < 0) {
-		d.nsec += 1000000000;
-		d.sec--;
-	}
-	return d;
+	struct timespec t = aw_deadline_ms(ms);
+	return (struct deadline){ t.tv_sec, t.tv_nsec };
 }
 
 static bool reached(const struct deadline *d)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (int64_t)now.tv_sec > d->sec || ((int64_t)now.tv_sec == d->sec && now.tv_nsec >= d->nsec);
+	return aw_realtime_reached(&(struct timespec){ (time_t)d->sec, (long)d->nsec });
 }
 
 /* mq_timedsend/receive through the legacy (time64 false) or the time64
@@ -298,21 +287,21 @@ static void timed_entry(int q, bool time64)
 	mqu_drain(q);
 	snprintf(name, sizeof(name), "%setimedout_past", ep);
 	aw_out_expect(name, r == -ETIMEDOUT && s == -ETIMEDOUT, "deadline 1 s ago: receive %s, send %s",
-	      aw_errname((int)r), aw_errname((int)s));
+		      aw_errname((int)r), aw_errname((int)s));
 	d = in_ms(30);
 	r = timed(time64, true, q, &d);
 	bool late = reached(&d);
 	snprintf(name, sizeof(name), "%setimedout_near", ep);
 	aw_out_expect(name, r == -ETIMEDOUT && late, "deadline 30 ms ahead: %s, %s the deadline",
-	      aw_errname((int)r), late ? "at or after" : "before");
+		      aw_errname((int)r), late ? "at or after" : "before");
 	d = in_ms(1000);
 	d.nsec = -1;
 	long a = timed(time64, true, q, &d);
 	d.nsec = 1000000000;
 	long b = timed(time64, true, q, &d);
 	snprintf(name, sizeof(name), "%seinval_nsec", ep);
-	aw_out_expect(name, a == -EINVAL && b == -EINVAL, "tv_nsec -1: %s, 1000000000: %s", aw_errname((int)a),
-	      aw_errname((int)b));
+	aw_out_expect(name, a == -EINVAL && b == -EINVAL, "tv_nsec -1: %s, 1000000000: %s",
+		      aw_errname((int)a), aw_errname((int)b));
 }
 
 /* What only the time64 entry point can say: deadlines past 2038, and
@@ -326,8 +315,8 @@ static void time64_only(int q)
 	long empty = nb < 0 ? nb : timed(true, true, nb, &far);
 
 	aw_out_expect("timed.time64.beyond_2038", full == 1 && empty == -EAGAIN,
-	      "tv_sec 2^33: a waiting message %s, an empty O_NONBLOCK queue %s (expected EAGAIN)",
-	      full == 1 ? "received" : aw_errname((int)full), aw_errname((int)empty));
+		      "tv_sec 2^33: a waiting message %s, an empty O_NONBLOCK queue %s (expected EAGAIN)",
+		      full == 1 ? "received" : aw_errname((int)full), aw_errname((int)empty));
 	if (nb >= 0)
 		mq_close(nb);
 	mqu_drain(q);
@@ -375,10 +364,11 @@ static void notification(void)
 		rc = mqu_rc(mq_send(q, "n", 1, 0));
 	memset(&si, 0, sizeof(si));
 	int got = rc ? rc : sigtimedwait(&set, &si, &wait) == SIGUSR1 ? 1 : -errno;
-	aw_out_expect("notify.signal", got == 1 && si.si_code == SI_MESGQ && si.si_value.sival_int == 0x5ee1 &&
-	      si.si_pid == getpid(), "%s; si_code %d (SI_MESGQ %d), si_value %#x, si_pid %d (self %d)",
-	      got == 1 ? "SIGUSR1 came" : aw_errname(got), si.si_code, SI_MESGQ, si.si_value.sival_int,
-	      (int)si.si_pid, (int)getpid());
+	aw_out_expect("notify.signal", got == 1 && si.si_code == SI_MESGQ &&
+		      si.si_value.sival_int == 0x5ee1 && si.si_pid == getpid(),
+		      "%s; si_code %d (SI_MESGQ %d), si_value %#x, si_pid %d (self %d)",
+		      got == 1 ? "SIGUSR1 came" : aw_errname(got), si.si_code, SI_MESGQ,
+		      si.si_value.sival_int, (int)si.si_pid, (int)getpid());
 	if (q >= 0)
 		mq_close(q);
 	mq_unlink("/aw_m32_n");
@@ -441,12 +431,12 @@ static void limits(void)
 		aw_out_skip("limits.einval_above_msg_max", "cannot read /proc/sys/fs/mqueue/msg_max");
 	else
 		aw_out_expect("limits.einval_above_msg_max", try_shape(msg_max + 1, 128) == -EINVAL,
-		      "maxmsg %ld (msg_max + 1): %s", msg_max + 1, aw_errname(try_shape(msg_max + 1, 128)));
+			      "maxmsg %ld (msg_max + 1): %s", msg_max + 1, aw_errname(try_shape(msg_max + 1, 128)));
 	rc = mqu_rlimit_set_soft(8192);
 	int big = rc ? rc : try_shape(2, 8192);
 	mqu_rlimit_restore_soft();
 	aw_out_expect("limits.emfile_beyond_rlimit", big == -EMFILE,
-	      "2x8192 with RLIMIT_MSGQUEUE 8192: %s", aw_errname(big));
+		      "2x8192 with RLIMIT_MSGQUEUE 8192: %s", aw_errname(big));
 }
 
 /* Last: it leaves the helper in a user namespace of its own, whose
