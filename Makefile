@@ -40,17 +40,20 @@ FUZZ_SECONDS ?= 600
 # A family's 32-bit helper: src/probes/FAMILY/m32/*.c, linked statically
 # with gcc -m32 into build/m32/abiwatch-FAMILY-m32, which probes find with
 # aw_helper_path().  Static, so that it runs wherever the kernel runs
-# 32-bit programs (also in a VM's initramfs).
+# 32-bit programs (also in a VM's initramfs).  Every helper links the
+# probe protocol's writer (lib/wire.h) and what it needs, nothing else.
 M32_FAMILIES := $(sort $(foreach f,$(M32_SRCS),$(word 3,$(subst /, ,$(f)))))
 M32_BINS := $(M32_FAMILIES:%=build/m32/abiwatch-%-m32)
 M32_CFLAGS := -m32 -static -std=gnu11 -O2 -g $(WARN) -Isrc -D_GNU_SOURCE
+M32_SHARED := src/lib/wire.c src/lib/errname.c src/core/util.c
 
-# -MMD: a helper that includes a file of its family's (a shared parser)
+# -MMD: a helper that includes a file of its family's (its pure logic)
 # is rebuilt when that file changes.
 define M32_RULE
-build/m32/abiwatch-$(1)-m32: $(filter src/probes/$(1)/m32/%,$(M32_SRCS))
+build/m32/abiwatch-$(1)-m32: $(filter src/probes/$(1)/m32/%,$(M32_SRCS)) $(M32_SHARED)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(M32_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $$(filter src/probes/$(1)/m32/%.c,$$^)
+	$$(CC) $$(M32_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $$(filter src/probes/$(1)/m32/%.c,$$^) \
+		$$(M32_SHARED)
 endef
 $(foreach f,$(M32_FAMILIES),$(eval $(call M32_RULE,$(f))))
 
@@ -138,8 +141,6 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
 	clang -std=gnu11 -g -O1 -Isrc -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 		-o $@ $^ $(LDLIBS)
 
-# The mqueue family's 32-bit helper output parser is pure; its target links it too.
-build/fuzz/fuzz_mq_m32: src/probes/mqueue/m32_parse.c
 include mk/fuzz-cli.mk
 include mk/lava.mk
 include mk/kselftest.mk

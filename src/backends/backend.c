@@ -3,6 +3,8 @@
  * needs, mounting, the mkfs+loop path, and undoing it all. */
 #include "backend.h"
 #include "lib/tree.h"
+#include "lib/errname.h"
+#include "lib/proc.h"
 #include "core/util.h"
 
 #include <dirent.h>
@@ -15,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 const struct aw_backend *const aw_backends[] = {
@@ -84,7 +87,7 @@ enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts 
 	if (b->fstype && (*why = aw_fs_type_missing(b->fstype)))
 		return AW_FS_SKIP;
 	if (b->mkfs) {
-		char *prog = aw_find_program(b->mkfs);
+		char *prog = aw_which(b->mkfs);
 		if (!prog) {
 			*why = xasprintf("%s not found", b->mkfs);
 			return AW_FS_SKIP;
@@ -193,10 +196,41 @@ enum aw_fs_rc aw_fs_refused(int err, const char *what, char **why)
 			   : NULL;
 	if (!hint)
 		return AW_FS_ERROR;
-	const char *name = strerrorname_np(err);
 	free(*why);
-	*why = xasprintf("%s: %s, %s", what, name ? name : strerror(err), hint);
+	*why = xasprintf("%s: %s, %s", what, aw_errname(err), hint);
 	return AW_FS_SKIP;
+}
+
+/* Run mkfs (argv[0] a full path) with env added and its messages in
+ * English: its exit status, the last 4 KiB of its output in *out; or -1
+ * with errno and *out saying why (it could not run, or a signal). */
+static int run_mkfs(const char *const argv[], const char *const *env, char **out)
+{
+	size_t n = 0;
+	while (env && env[n])
+		n++;
+	const char **all = xcalloc(n + 2, sizeof(*all));
+	all[0] = "LC_ALL=C";
+	for (size_t i = 0; i < n; i++)
+		all[i + 1] = env[i];
+	struct aw_spawn how = { .in = -1, .env = all };
+	struct aw_capture cap = { .out = true, .err = true, .max = 4096, .keep_tail = true };
+	int rc = aw_capture(argv, &how, &cap);
+	int e = errno;
+	free(all);
+	if (rc != 0) {
+		*out = xasprintf("cannot execute %s: %s", argv[0], strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (WIFSIGNALED(cap.status)) {
+		*out = xasprintf("%s killed by signal %d", argv[0], WTERMSIG(cap.status));
+		free(cap.text);
+		errno = EINTR;
+		return -1;
+	}
+	*out = cap.text;
+	return WEXITSTATUS(cap.status);
 }
 
 /* "a b c" from argv, for messages. */
@@ -226,7 +260,7 @@ enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_op
 	const char *const *mkfs_args = m->args;
 	const char *mount_data = m->mount_data;
 	char *image = xasprintf("%s/%s.img", o->base, b->name);
-	char *prog = aw_find_program(b->mkfs);
+	char *prog = aw_which(b->mkfs);
 	enum aw_fs_rc rc = AW_FS_ERROR;
 	char *mnt = NULL, *dev = NULL, *out = NULL, *work = NULL;
 	size_t nargs = 0;
@@ -249,7 +283,7 @@ enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_op
 		*why = xasprintf("creating the image %s: %s", image, strerror(-r));
 		goto out;
 	}
-	int status = aw_run_capture_env(argv, m->env, &out);
+	int status = run_mkfs(argv, m->env, &out);
 	if (status != 0) {
 		char *cmd = join(argv), *line = first_line(out ? out : "");
 		*why = status < 0 ? xasprintf("%s: %s", cmd, out ? out : strerror(errno))

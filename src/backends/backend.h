@@ -86,20 +86,10 @@ enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts 
  * Returns 0, or -1 with *why set (malloc'd; may be NULL). */
 int aw_fs_release(struct aw_fs *fs, char **why);
 
-/* ---- helpers for the backends (backend.c, loop.c, exec.c) ---- */
+/* ---- helpers for the backends (backend.c, loop.c) ---- */
 
 /* Why the kernel cannot mount fstype, or NULL when it can. */
 char *aw_fs_type_missing(const char *fstype);
-/* The full path of a program from PATH or the sbin directories, or NULL. */
-char *aw_find_program(const char *name);
-/* Run argv[0] (a full path) with stdin from /dev/null and stdout+stderr
- * captured; *output gets the last 4 KiB of it (malloc'd, may be empty).
- * Returns the exit status, or -1 with errno when it could not be run or
- * died by a signal (*output then says which). */
-int aw_run_capture(const char *const argv[], char **output);
-/* The same with env ("NAME=VALUE" strings, NULL-terminated, may be NULL)
- * added to the program's environment. */
-int aw_run_capture_env(const char *const argv[], const char *const env[], char **output);
 /* Create a sparse file of size bytes.  0 or -errno. */
 int aw_make_image(const char *path, unsigned long long size);
 /* Attach image to a free loop device with LO_FLAGS_AUTOCLEAR.  Returns an

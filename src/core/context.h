@@ -16,7 +16,16 @@ struct aw_ctx {
 	int host_dirfd;       /* a fresh subdirectory of struct aw_probe.host_path */
 	const char *host_dirname; /* its name there */
 	const struct aw_probe *probe;
-	bool *reported;       /* per declared item, for aw_skip_rest() */
+	struct aw_record *record; /* what was reported, shared by the probe's processes */
+	const struct aw_params *params; /* the family options of the run */
 };
+
+/* A new record for probe's items, in memory its forked children share,
+ * so that what a child reports counts as reported for the probe too. */
+struct aw_record *aw_record_new(const struct aw_probe *probe);
+/* Report one line of the protocol (lib/wire.h) as aw_pass() and friends
+ * do: type 'C' or 'O' with name and status, 'N' with text only. */
+void aw_report_line(struct aw_ctx *ctx, char type, const char *name, const char *status,
+		    const char *text);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "env.h"
+#include "i386.h"
 #include "util.h"
 
 #include <errno.h>

@@ -16,14 +16,17 @@
 #include "i386.h"
 #include "registry.h"
 #include "util.h"
+#include "lib/helper.h"
 #include "lib/proc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* A helper that has not answered by then never will. */
+#define HELLO_TIMEOUT_S 10.0
 
 static bool decided;
 static char *refusal; /* NULL: i386 programs run */
@@ -49,27 +52,15 @@ static char *some_helper(const char **name)
 /* Run path --hello: NULL when it answered, else why not. */
 static char *ask(const char *path)
 {
-	int out = aw_anon_file("i386-hello");
-	if (out < 0)
-		return xasprintf("could not tell whether i386 programs run: memfd: %s",
-				 strerror(errno));
 	const char *argv[] = { path, "--hello", NULL };
-	struct aw_spawn how = { .in = -1, .out = out, .err = -1 };
-	pid_t pid = aw_spawn(argv, &how);
-	if (pid < 0) {
-		int e = errno;
-		close(out);
-		return aw_helper_exec_failed(path, e);
-	}
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	char *text = NULL;
-	size_t len = 0;
-	int rc = aw_fd_slurp(out, &text, &len);
-	close(out);
-	bool hello = rc == 0 && strncmp(text, AW_HELPER_HELLO "\n", strlen(AW_HELPER_HELLO) + 1) == 0;
-	free(text);
+	struct aw_spawn how = { .in = -1, .out = -1, .err = -1 };
+	struct aw_capture cap = { .out = true, .timeout_s = HELLO_TIMEOUT_S, .max = 256 };
+
+	if (aw_capture(argv, &how, &cap) != 0)
+		return aw_helper_exec_failed(path, errno);
+	bool hello = strncmp(cap.text, AW_HELPER_HELLO "\n", strlen(AW_HELPER_HELLO) + 1) == 0;
+	free(cap.text);
+	int status = cap.status;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && hello)
 		return NULL;
 	return xasprintf("could not tell whether this kernel runs i386 programs: %s --hello %s %d "

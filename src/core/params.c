@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Family options: see params.h and struct aw_param in probe.h. */
 #include "params.h"
 #include "context.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const struct aw_params *aw_current_params;
 
 const struct aw_param *aw_param_find(const char *name, const struct aw_family **family)
 {
@@ -25,27 +26,176 @@ const struct aw_param *aw_param_find(const char *name, const struct aw_family **
 	return NULL;
 }
 
+/* ---- checking a value against its declaration ---- */
+
+/* "a, b or c", malloc'd. */
+static char *word_list(const char *const *words)
+{
+	char *s = xstrdup("");
+	for (size_t i = 0; words && words[i]; i++) {
+		const char *sep = i == 0 ? "" : words[i + 1] ? ", " : " or ";
+		char *t = xasprintf("%s%s%s", s, sep, words[i]);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* The index of word (len bytes) in words, or -1. */
+static int word_index(const char *const *words, const char *word, size_t len)
+{
+	for (int i = 0; words && words[i]; i++)
+		if (strlen(words[i]) == len && strncmp(words[i], word, len) == 0)
+			return i;
+	return -1;
+}
+
+static int parse_int(const struct aw_param *p, const char *value, long long *num, char **why)
+{
+	/* Digits as written, maybe after a '-': no blanks, no '+', no hex. */
+	const char *digits = value + (value[0] == '-');
+	char *end = NULL;
+	long long v = 0;
+	errno = 0;
+	if (isdigit((unsigned char)*digits))
+		v = strtoll(value, &end, 10);
+	if (!end || errno || *end || v < p->minval || v > p->maxval) {
+		*why = xasprintf("expected a whole number from %lld to %lld", p->minval, p->maxval);
+		return -1;
+	}
+	*num = v;
+	return 0;
+}
+
+static int parse_enum(const struct aw_param *p, const char *value, long long *num, char **why)
+{
+	int i = word_index(p->words, value, strlen(value));
+	if (i < 0) {
+		char *words = word_list(p->words);
+		*why = xasprintf("expected %s", words);
+		free(words);
+		return -1;
+	}
+	*num = i;
+	return 0;
+}
+
+/* Whether name (len bytes) is a glob matching a probe of the family. */
+static bool names_probe(const struct aw_family *fam, const char *name, size_t len)
+{
+	const struct aw_probe *const *probes;
+	size_t np = aw_family_probes(fam, &probes);
+	char *glob = xasprintf("%.*s", (int)len, name);
+	bool found = false;
+	for (size_t i = 0; i < np && !found; i++)
+		found = fnmatch(glob, probes[i]->name, 0) == 0;
+	free(glob);
+	return found;
+}
+
+/* Each comma-separated name a glob of the family's probes. */
+static int check_list(const struct aw_family *fam, const struct aw_param *p, const char *value,
+		      char **why)
+{
+	for (const char *name = value;; name++) {
+		size_t len = strcspn(name, ",");
+		if (len == 0)
+			*why = xasprintf("expected %s, without an empty name", p->metavar);
+		else if (!names_probe(fam, name, len))
+			*why = xasprintf("the %s family has no probe '%.*s' (see 'abiwatch list %s')",
+					 fam->name, (int)len, name, fam->name);
+		if (*why)
+			return -1;
+		name += len;
+		if (!*name)
+			return 0;
+	}
+}
+
+static int check_value(const struct aw_family *fam, const struct aw_param *p, const char *value,
+		       long long *num, char **why)
+{
+	*num = 0;
+	*why = NULL;
+	switch (p->type) {
+	case AW_PARAM_INT:
+		return parse_int(p, value, num, why);
+	case AW_PARAM_ENUM:
+		return parse_enum(p, value, num, why);
+	case AW_PARAM_LIST:
+		return check_list(fam, p, value, why);
+	case AW_PARAM_TEXT:
+		break;
+	}
+	return 0;
+}
+
+int aw_param_check_declared(const struct aw_param *p, char **why)
+{
+	const struct aw_family *fam;
+	long long num;
+	*why = NULL;
+	if (!aw_param_find(p->name, &fam))
+		*why = xasprintf("--%s: no registered family declares it", p->name);
+	else if (p->type == AW_PARAM_INT && p->minval > p->maxval)
+		*why = xasprintf("--%s: an empty range", p->name);
+	else if (p->type == AW_PARAM_ENUM && !(p->words && p->words[0]))
+		*why = xasprintf("--%s: no words", p->name);
+	else if (p->selects != (p->type == AW_PARAM_LIST))
+		*why = xasprintf("--%s: a list, and only a list, selects probes", p->name);
+	else if (p->dflt && check_value(fam, p, p->dflt, &num, why) != 0) {
+		char *bad = *why;
+		*why = xasprintf("--%s: the default '%s': %s", p->name, p->dflt, bad);
+		free(bad);
+	}
+	return *why ? -1 : 0;
+}
+
+/* ---- values given ---- */
+
+/* Whether the family has a probe called name, declared or made already. */
+static bool probe_taken(const struct aw_params *ps, const struct aw_family *fam, const char *name)
+{
+	if (names_probe(fam, name, strlen(name)))
+		return true;
+	for (size_t i = 0; i < ps->nmade; i++)
+		if (ps->made[i].family == fam && strcmp(ps->made[i].probe->name, name) == 0)
+			return true;
+	return false;
+}
+
+static int make_probe(struct aw_params *ps, const struct aw_family *fam,
+		      const struct aw_param *p, const char *value, char **why)
+{
+	struct aw_probe *made = p->instantiate(value, why);
+	if (!made)
+		return -1;
+	if (probe_taken(ps, fam, made->name)) {
+		*why = xasprintf("%s.%s exists already; choose another name", fam->name, made->name);
+		if (p->release)
+			p->release(made);
+		return -1;
+	}
+	ps->made = xrealloc(ps->made, (ps->nmade + 1) * sizeof(*ps->made));
+	ps->made[ps->nmade++] = (struct aw_made){ fam, p, made };
+	return 0;
+}
+
 int aw_params_add(struct aw_params *ps, const char *name, const char *value, char **why)
 {
 	const struct aw_family *fam;
 	const struct aw_param *p = aw_param_find(name, &fam);
+	long long num;
 	if (!p) {
 		*why = xasprintf("no family takes --%s", name);
 		return -1;
 	}
-	if (p->check && p->check(value, why) != 0)
+	if (check_value(fam, p, value, &num, why) != 0 ||
+	    (p->instantiate && make_probe(ps, fam, p, value, why) != 0))
 		return -1;
 	ps->v = xrealloc(ps->v, (ps->n + 1) * sizeof(*ps->v));
-	ps->v[ps->n++] = (struct aw_param_value){ fam, p, value };
+	ps->v[ps->n++] = (struct aw_param_value){ fam, p, value, num };
 	return 0;
-}
-
-const char *aw_params_get(const struct aw_params *ps, const char *name)
-{
-	for (size_t i = ps ? ps->n : 0; i-- > 0;)
-		if (strcmp(ps->v[i].param->name, name) == 0)
-			return ps->v[i].value;
-	return NULL;
 }
 
 /* Does any comma-separated name in list name this probe? */
@@ -65,27 +215,6 @@ static bool family_selected(const struct aw_family *f, const struct aw_probe_ref
 		if (refs[i].family == f)
 			return true;
 	return false;
-}
-
-/* Every name in the list must name one of the family's probes. */
-static int check_listed(const struct aw_param_value *v, char **why)
-{
-	char *copy = xstrdup(v->value), *save = NULL;
-	int rc = 0;
-	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-		const struct aw_probe *const *probes;
-		size_t np = aw_family_probes(v->family, &probes);
-		bool found = false;
-		for (size_t i = 0; i < np && !found; i++)
-			found = fnmatch(t, probes[i]->name, 0) == 0;
-		if (!found) {
-			*why = xasprintf("--%s: the %s family has no probe '%s' (see 'abiwatch list %s')",
-					 v->param->name, v->family->name, t, v->family->name);
-			rc = -1;
-		}
-	}
-	free(copy);
-	return rc;
 }
 
 static void narrow(const struct aw_param_value *v, struct aw_probe_ref *refs, size_t *n)
@@ -113,7 +242,7 @@ static void group_by_family(struct aw_probe_ref *refs, size_t n)
 }
 
 /* Selecting options narrow the declared probes; the probes instantiating
- * ones make are added afterwards, so that the order of the options does
+ * ones made are added afterwards, so that the order of the options does
  * not matter and --fs never drops a --path probe. */
 int aw_params_apply(struct aw_params *ps, struct aw_probe_ref **refs, size_t *n, char **why)
 {
@@ -126,22 +255,11 @@ int aw_params_apply(struct aw_params *ps, struct aw_probe_ref **refs, size_t *n,
 					 "selected here runs", v->param->name, v->family->name);
 			return -1;
 		}
-		if (check_listed(v, why) != 0)
-			return -1;
 		narrow(v, *refs, n);
 	}
-	for (size_t i = 0; i < ps->n; i++) {
-		const struct aw_param_value *v = &ps->v[i];
-		if (v->param->instantiate) {
-			struct aw_probe *p = v->param->instantiate(v->value, why);
-			if (!p)
-				return -1;
-			ps->made = xrealloc(ps->made, (ps->nmade + 1) * sizeof(*ps->made));
-			ps->made[ps->nmade++] = (struct aw_made){ v->param, p };
-			*refs = xrealloc(*refs, (*n + 1) * sizeof(**refs));
-			(*refs)[(*n)++] = (struct aw_probe_ref){ v->family, p };
-		}
-	}
+	*refs = xrealloc(*refs, (*n + ps->nmade + 1) * sizeof(**refs));
+	for (size_t i = 0; i < ps->nmade; i++)
+		(*refs)[(*n)++] = (struct aw_probe_ref){ ps->made[i].family, ps->made[i].probe };
 	group_by_family(*refs, *n);
 	return 0;
 }
@@ -156,19 +274,64 @@ void aw_params_free(struct aw_params *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
-const char *aw_param(const struct aw_ctx *ctx, const char *name)
+/* ---- what probes read ---- */
+
+/* The declaration of --name (NULL type: any), and its family: a probe
+ * reading another is a bug of its family's, caught the first time it
+ * runs. */
+static const struct aw_param *declared(const char *name, const enum aw_param_type *type,
+				       const struct aw_family **fam)
 {
-	(void)ctx;
-	return aw_params_get(aw_current_params, name);
+	const struct aw_param *p = aw_param_find(name, fam);
+	if (!p || (type && p->type != *type)) {
+		fprintf(stderr, "abiwatch: a probe reads --%s, which no family declares so\n", name);
+		abort();
+	}
+	return p;
 }
 
-long long aw_param_long(const struct aw_ctx *ctx, const char *name, long long dflt)
+/* The value given last for --name, or NULL. */
+static const struct aw_param_value *given(const struct aw_ctx *ctx, const char *name)
 {
-	const char *v = aw_param(ctx, name);
-	if (!v)
-		return dflt;
-	errno = 0;
-	char *end;
-	long long x = strtoll(v, &end, 0);
-	return errno || end == v || *end ? dflt : x;
+	const struct aw_params *ps = ctx->params;
+	for (size_t i = ps ? ps->n : 0; i-- > 0;)
+		if (strcmp(ps->v[i].param->name, name) == 0)
+			return &ps->v[i];
+	return NULL;
+}
+
+/* The value of --name as a number (its declared default when not given). */
+static long long number(const struct aw_ctx *ctx, const char *name, enum aw_param_type type)
+{
+	const struct aw_family *fam;
+	const struct aw_param *p = declared(name, &type, &fam);
+	const struct aw_param_value *v = given(ctx, name);
+	long long num;
+	char *why = NULL;
+	if (v)
+		return v->num;
+	if (!p->dflt || check_value(fam, p, p->dflt, &num, &why) != 0) {
+		fprintf(stderr, "abiwatch: --%s has no default it takes: %s\n", name,
+			why ? why : "none");
+		abort();
+	}
+	return num;
+}
+
+long long aw_param_int(const struct aw_ctx *ctx, const char *name)
+{
+	return number(ctx, name, AW_PARAM_INT);
+}
+
+int aw_param_enum(const struct aw_ctx *ctx, const char *name)
+{
+	return (int)number(ctx, name, AW_PARAM_ENUM);
+}
+
+const char *aw_param_text(const struct aw_ctx *ctx, const char *name)
+{
+	const struct aw_family *fam;
+	const struct aw_param *p = declared(name, NULL, &fam);
+	const struct aw_param_value *v = given(ctx, name);
+	return v ? v->value : p->dflt;
 }

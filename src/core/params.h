@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Values of the options families declare (struct aw_param), and what they
- * do to the selection of probes. */
+/* Values of the options families declare (struct aw_param): checked
+ * against their declarations as they are given, what they do to the
+ * selection of probes, and what probes read of them through their ctx. */
 #ifndef ABIWATCH_PARAMS_H
 #define ABIWATCH_PARAMS_H
 
@@ -10,12 +11,14 @@ struct aw_param_value {
 	const struct aw_family *family;
 	const struct aw_param *param;
 	const char *value;
+	long long num;         /* AW_PARAM_INT: the number; AW_PARAM_ENUM: the word's index */
 };
 
 struct aw_params {
 	struct aw_param_value *v;
 	size_t n;
 	struct aw_made {
+		const struct aw_family *family;
 		const struct aw_param *param;
 		struct aw_probe *probe;
 	} *made;               /* probes instantiated from values */
@@ -24,15 +27,16 @@ struct aw_params {
 
 /* The family option called name, or NULL. */
 const struct aw_param *aw_param_find(const char *name, const struct aw_family **family);
-/* Record a value, after the parameter's own check.  0, or -1 and *why. */
+/* Whether a declaration is whole: a type's fields set, its default a
+ * value it takes.  0, or -1 with *why (malloc'd). */
+int aw_param_check_declared(const struct aw_param *p, char **why);
+/* Record a value of --name, checked against the declaration (and the
+ * probe it makes made, its name unique in the family).  0, or -1 and
+ * *why (malloc'd): what was expected. */
 int aw_params_add(struct aw_params *ps, const char *name, const char *value, char **why);
-const char *aw_params_get(const struct aw_params *ps, const char *name);
 /* Narrow the selection by the selecting options and add the probes the
- * instantiating ones make.  0, or -1 with *why (malloc'd). */
+ * instantiating ones made.  0, or -1 with *why (malloc'd). */
 int aw_params_apply(struct aw_params *ps, struct aw_probe_ref **refs, size_t *n, char **why);
 void aw_params_free(struct aw_params *ps);
-
-/* The values the running probe sees; set by the runner. */
-extern const struct aw_params *aw_current_params;
 
 #endif

@@ -74,22 +74,36 @@ struct aw_probe {
 	const char *host_path;
 };
 
-/* An option of `abiwatch run` that a family declares, such as --entries.
- * Probes read its values with aw_param(). */
+/* What a family option takes: every value is checked against its
+ * declaration before anything runs, and a bad one is a usage error that
+ * names the option, the value and what was expected. */
+enum aw_param_type {
+	AW_PARAM_TEXT, /* any text */
+	AW_PARAM_INT,  /* a whole number from .minval to .maxval */
+	AW_PARAM_ENUM, /* one of .words */
+	AW_PARAM_LIST, /* comma-separated globs of the family's probes (--fs ext4,xfs) */
+};
+
+/* An option of `abiwatch run` that a family declares, such as --entries:
+ * a table row, as stress-ng's and fio's options are.  Probes read its
+ * value (the last given, else .dflt) with aw_param_int(), aw_param_enum()
+ * or aw_param_text(). */
 struct aw_param {
 	const char *name;       /* the long option, without "--" */
 	const char *metavar;    /* "N", "LABEL=DIR" */
 	const char *help;
-	/* Each comma-separated value names probes of the family to run, as
-	 * if given as globs (--fs ext4,xfs). */
+	enum aw_param_type type;
+	long long minval, maxval;   /* AW_PARAM_INT */
+	const char *const *words;   /* AW_PARAM_ENUM: NULL-terminated */
+	const char *dflt;           /* the value when not given, as it would be given */
+	/* AW_PARAM_LIST (and only it): the probes it names are the ones of
+	 * the family to run. */
 	bool selects;
 	/* Each value adds a probe made from it (--path LABEL=DIR), or fails
-	 * with *why set (malloc'd). */
+	 * with *why set (malloc'd): what was expected.  A name the family
+	 * has already is refused before. */
 	struct aw_probe *(*instantiate)(const char *value, char **why);
 	void (*release)(struct aw_probe *made); /* undoes instantiate */
-	/* Check a value before anything runs; NULL: any value.  Returns 0,
-	 * or -1 with *why set (malloc'd). */
-	int (*check)(const char *value, char **why);
 };
 
 #define AW_PROBES_END { .name = NULL }
@@ -114,6 +128,10 @@ struct aw_family {
 #define AW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- reporting, for use inside a probe's run function ---- */
+
+/* These work alike in the probe and in any process it forks (see
+ * lib/child.h): every process of a probe shares one record of what was
+ * reported, and each report is one whole line to the runner. */
 
 void aw_pass(struct aw_ctx *ctx, const char *check);
 void aw_fail(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
@@ -143,6 +161,11 @@ void aw_skip_rest(struct aw_ctx *ctx, const char *fmt, ...)
 void aw_error_rest(struct aw_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Whether item was reported already, by this process or another of the
+ * probe's: for a probe that reports errors only where a child it waited
+ * for left off. */
+bool aw_reported(const struct aw_ctx *ctx, const char *item);
+
 /* A diagnostic line for humans; it reaches KTAP as "# ...". */
 void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -150,10 +173,15 @@ void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
 /* The probe's own data pointer (struct aw_probe.data). */
 const void *aw_probe_data(const struct aw_ctx *ctx);
 
-/* The last value given for a family option (--name VALUE), or NULL. */
-const char *aw_param(const struct aw_ctx *ctx, const char *name);
-/* aw_param() as a number, or dflt when the option was not given. */
-long long aw_param_long(const struct aw_ctx *ctx, const char *name, long long dflt);
+/* The value of the family option called name: the last one given, else
+ * its .dflt.  The option must be declared with the type read (anything
+ * else is a bug of the family's, which aborts the probe); its values
+ * were checked before anything ran, so these cannot fail. */
+long long aw_param_int(const struct aw_ctx *ctx, const char *name);   /* AW_PARAM_INT */
+int aw_param_enum(const struct aw_ctx *ctx, const char *name);        /* the index in .words */
+/* The text of any option (AW_PARAM_ENUM: the word); NULL when it was
+ * not given and has no default. */
+const char *aw_param_text(const struct aw_ctx *ctx, const char *name);
 
 /* An O_DIRECTORY descriptor of a fresh, empty subdirectory of struct
  * aw_probe.host_path, which the runner removes, or -1; and that
@@ -169,22 +197,6 @@ const char *aw_tmpdir(const struct aw_ctx *ctx);
 /* True when the probe is sure to be in an IPC namespace of its own, so
  * that writing IPC sysctls cannot touch the host. */
 bool aw_private_ipc(const struct aw_ctx *ctx);
-
-/* The path of a helper program of abiwatch's (a family's 32-bit helper,
- * "abiwatch-dirent-m32"), malloc'd, or NULL when there is none.  Looked
- * for in $ABIWATCH_HELPER_DIR, in build/m32/ beside the abiwatch binary
- * (or ../m32/ from build/asan/), and in ../libexec/abiwatch/ from it. */
-char *aw_helper_path(const char *name);
-/* Why a helper's items cannot be had, for a skip, malloc'd: the helper
- * NAME is not where aw_helper_path() looks; or its execve(2) failed with
- * err (ENOEXEC: the kernel runs no i386 programs).  One wording for every
- * family, which diff and the tests recognise. */
-char *aw_helper_missing(const char *name);
-char *aw_helper_exec_failed(const char *path, int err);
-/* NULL when this kernel runs i386 programs, else why not: asked once per
- * run of one of the families' 32-bit helpers, so that a probe skips with
- * the same reason as every other instead of exec'ing into a refusal. */
-const char *aw_i386_refused(void);
 
 /* ---- privilege, for use inside a probe ---- */
 

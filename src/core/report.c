@@ -3,14 +3,53 @@
 #include "context.h"
 #include "probe.h"
 #include "util.h"
+#include "lib/wire.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* What every process of a probe shares: which declared items were
+ * reported (by the probe or any child of it), and a lock that keeps the
+ * line each one writes whole on the result pipe, whatever its length. */
+struct aw_record {
+	pthread_mutex_t lock;
+	bool reported[];
+};
+
+struct aw_record *aw_record_new(const struct aw_probe *probe)
+{
+	size_t n = 0;
+	while (probe->items[n].name)
+		n++;
+	struct aw_record *r = mmap(NULL, sizeof(*r) + n, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED) {
+		fputs("abiwatch: out of memory\n", stderr);
+		abort();
+	}
+	pthread_mutexattr_t attr;
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	/* A child killed while it wrote must not keep the others waiting. */
+	pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&r->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	return r;
+}
+
+static void record_lock(struct aw_record *r)
+{
+	/* Its owner died mid-line: what it cut short, the runner sees. */
+	if (pthread_mutex_lock(&r->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&r->lock);
+}
 
 /* Index of a declared item, or -1: a name the runner will reject. */
 static int item_index(const struct aw_ctx *ctx, const char *name)
@@ -21,45 +60,39 @@ static int item_index(const struct aw_ctx *ctx, const char *name)
 	return -1;
 }
 
-static void send_line(struct aw_ctx *ctx, char type, const char *name,
-		      const char *status, const char *text)
+void aw_report_line(struct aw_ctx *ctx, char type, const char *name, const char *status,
+		    const char *text)
 {
+	record_lock(ctx->record);
 	if (name) {
 		int i = item_index(ctx, name);
 		if (i >= 0) {
-			ctx->reported[i] = true;
+			ctx->record->reported[i] = true;
 			/* skip and error apply to either kind of item */
 			if (ctx->probe->items[i].kind == AW_OBSERVATION && type == 'C' &&
 			    strcmp(status, "fail") != 0 && strcmp(status, "pass") != 0)
 				type = 'O';
 		}
 	}
-	char *esc = text ? aw_escape(text) : NULL;
-	char *line;
-
-	if (name)
-		line = xasprintf("%c %s %s%s%s\n", type, name, status,
-				 esc ? " " : "", esc ? esc : "");
-	else
-		line = xasprintf("%c %s\n", type, esc ? esc : "");
+	char *line = aw_wire_line(type, name, status, text);
 	/* A lost report shows up as an unreported item, so there is nothing
 	 * better to do with a write error here. */
 	(void)aw_write_all(ctx->fd, line, strlen(line));
+	pthread_mutex_unlock(&ctx->record->lock);
 	free(line);
-	free(esc);
 }
 
 static void send_vf(struct aw_ctx *ctx, char type, const char *name,
 		    const char *status, const char *fmt, va_list ap)
 {
 	char *text = xvasprintf(fmt, ap);
-	send_line(ctx, type, name, status, text);
+	aw_report_line(ctx, type, name, status, text);
 	free(text);
 }
 
 void aw_pass(struct aw_ctx *ctx, const char *check)
 {
-	send_line(ctx, 'C', check, "pass", NULL);
+	aw_report_line(ctx, 'C', check, "pass", NULL);
 }
 
 #define AW_REPORT_FN(fn, type, status)                                        \
@@ -82,8 +115,8 @@ static void report_rest(struct aw_ctx *ctx, const char *status, const char *fmt,
 	char *text = xvasprintf(fmt, ap);
 	for (int i = 0; ctx->probe->items[i].name; i++) {
 		const struct aw_item *it = &ctx->probe->items[i];
-		if (!ctx->reported[i])
-			send_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
+		if (!ctx->record->reported[i])
+			aw_report_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
 	}
 	free(text);
 }
@@ -117,6 +150,12 @@ bool aw_expect(struct aw_ctx *ctx, const char *check, bool cond, const char *fmt
 	return false;
 }
 
+bool aw_reported(const struct aw_ctx *ctx, const char *item)
+{
+	int i = item_index(ctx, item);
+	return i >= 0 && ctx->record->reported[i];
+}
+
 void aw_observe_long(struct aw_ctx *ctx, const char *obs, long long value)
 {
 	aw_observe(ctx, obs, "%lld", value);
@@ -143,45 +182,6 @@ int aw_host_dirfd(const struct aw_ctx *ctx)
 const char *aw_host_dirname(const struct aw_ctx *ctx)
 {
 	return ctx->host_dirname;
-}
-
-char *aw_helper_path(const char *name)
-{
-	const char *env = getenv("ABIWATCH_HELPER_DIR");
-	char *dir = aw_exe_dir();
-	char *candidates[] = {
-		env ? xasprintf("%s/%s", env, name) : NULL,
-		dir ? xasprintf("%s/build/m32/%s", dir, name) : NULL,
-		/* build/asan/abiwatch and build/static/abiwatch */
-		dir ? xasprintf("%s/../m32/%s", dir, name) : NULL,
-		dir ? xasprintf("%s/../libexec/abiwatch/%s", dir, name) : NULL,
-	};
-	char *found = NULL;
-	for (size_t i = 0; i < AW_ARRAY_SIZE(candidates); i++) {
-		if (!found && candidates[i] && access(candidates[i], X_OK) == 0)
-			found = candidates[i];
-		else
-			free(candidates[i]);
-	}
-	free(dir);
-	return found;
-}
-
-char *aw_helper_missing(const char *name)
-{
-	return xasprintf("the helper %s is not installed (or not executable): it belongs in build/m32/ of the source "
-			 "tree ('make m32', which needs gcc-multilib), in ../libexec/abiwatch/ of "
-			 "the binary, or in $ABIWATCH_HELPER_DIR", name);
-}
-
-char *aw_helper_exec_failed(const char *path, int err)
-{
-	if (err == ENOEXEC)
-		return xasprintf("this kernel runs no i386 programs: exec of %s failed with ENOEXEC "
-				 "(CONFIG_IA32_EMULATION off, or ia32_emulation=0)", path);
-	const char *name = strerrorname_np(err);
-	return name ? xasprintf("exec of %s failed with %s", path, name)
-		    : xasprintf("exec of %s failed with errno %d", path, err);
 }
 
 const char *aw_tmpdir(const struct aw_ctx *ctx)

@@ -47,6 +47,8 @@
 
 /* Where the probe's private tmpfs is, which init decides. */
 static const char *scratch_dir = "/dev/shm";
+/* The family options of this run, which each probe's ctx carries. */
+static const struct aw_params *run_params;
 
 static char *upper(const char *s)
 {
@@ -139,13 +141,10 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, in
 	if (chdir(scratch_dir) != 0)
 		_exit(EXIT_NO_ISOLATION);
 
-	size_t nitems = 0;
-	while (probe->items[nitems].name)
-		nitems++;
 	struct aw_ctx ctx = {
 		.fd = result_fd, .tmpdir = scratch_dir, .host_ipc_ino = host_ipc, .data = probe->data,
 		.host_dirfd = hd->dirfd, .host_dirname = hd->name, .probe = probe,
-		.reported = xcalloc(nitems, sizeof(bool)),
+		.record = aw_record_new(probe), .params = run_params,
 	};
 	probe->run(&ctx);
 	_exit(0);
@@ -558,7 +557,7 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		   const struct aw_runner_opts *opts, struct aw_run *run)
 {
-	aw_current_params = opts->params;
+	run_params = opts->params;
 	/* Here, so that every probe inherits the one answer. */
 	aw_i386_decide();
 	run->probes = xcalloc(n, sizeof(*run->probes));

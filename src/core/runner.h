@@ -10,7 +10,7 @@
 
 struct aw_runner_opts {
 	double timeout_s; /* > 0: overrides every probe's own timeout */
-	const struct aw_params *params; /* family options, for aw_param() */
+	const struct aw_params *params; /* family options, for aw_param_int() ... */
 	/* Called as each probe finishes, so that output can stream. */
 	void (*probe_done)(const struct aw_probe_result *r, void *arg);
 	void *arg;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ipc_sysctl.h"
+#include "proc.h"
 #include "../core/probe.h"
 
 #include <errno.h>
@@ -57,35 +58,27 @@ bool aw_ipc_sysctl_exists(const char *name)
 
 int aw_ipc_sysctl_read(const char *name, long long *value)
 {
-	char path[128], buf[64], *end;
-	ssize_t n;
-	int fd;
+	char path[128], *text, *end;
+	size_t len;
 
 	if (!aw_ipc_sysctl_known(name))
 		return -EINVAL;
 	knob_path(name, path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (aw_file_slurp(path, &text, &len) != 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	int err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
-		return err;
-	buf[n] = '\0';
 	errno = 0;
-	long long v = strtoll(buf, &end, 10);
+	long long v = strtoll(text, &end, 10);
 	/* kernel/sem holds four numbers: not a single value. */
-	if (errno || end == buf || (*end && *end != '\n'))
-		return -EINVAL;
-	*value = v;
-	return 0;
+	int rc = errno || end == text || (*end && *end != '\n') ? -EINVAL : 0;
+	free(text);
+	if (rc == 0)
+		*value = v;
+	return rc;
 }
 
 int aw_ipc_sysctl_write(const struct aw_ctx *ctx, const char *name, long long value)
 {
-	char path[128], buf[32];
-	int fd, len, err = 0;
+	char path[128], text[32];
 
 	/* The name check first: nothing outside the list is ever opened. */
 	if (!aw_ipc_sysctl_known(name))
@@ -93,18 +86,9 @@ int aw_ipc_sysctl_write(const struct aw_ctx *ctx, const char *name, long long va
 	if (!ctx || !aw_private_ipc(ctx))
 		return AW_IPC_SYSCTL_REFUSED;
 	knob_path(name, path, sizeof(path));
-	len = snprintf(buf, sizeof(buf), "%lld\n", value);
+	snprintf(text, sizeof(text), "%lld\n", value);
 	/* A fresh open each time: sysctl writes are parsed from offset 0. */
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = write(fd, buf, (size_t)len);
-	if (n < 0)
-		err = -errno;
-	else if (n != len)
-		err = -EIO;
-	close(fd);
-	return err;
+	return aw_file_write(path, text);
 }
 
 const char *aw_ipc_sysctl_strerror(int rc)

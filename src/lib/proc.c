@@ -27,7 +27,8 @@ char *aw_which(const char *name)
 	if (strchr(name, '/'))
 		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
 	const char *path = getenv("PATH");
-	char *dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	char *dirs = xasprintf("%s:/usr/local/sbin:/usr/sbin:/sbin",
+			       path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
 	char *save = NULL, *found = NULL;
 	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
 		char *cand = xasprintf("%s/%s", *d ? d : ".", name);
@@ -78,6 +79,8 @@ static __attribute__((noreturn)) void child(const char *const argv[], const stru
 		putenv((char *)*v);
 
 	char *path = aw_which(argv[0]);
+	if (path && how->before_exec)
+		how->before_exec(how->before_exec_arg);
 	if (path)
 		execv(path, (char *const *)argv);
 	e = path ? errno : ENOENT;
@@ -134,7 +137,7 @@ int aw_wait_until(pid_t pid, double deadline, int *status)
 		}
 		if (w < 0 && errno != EINTR) {
 			*status = 0;
-			rc = 1;
+			rc = -1;
 			break;
 		}
 		double left = deadline > 0 ? deadline - aw_now() : 1.0;
@@ -148,61 +151,128 @@ int aw_wait_until(pid_t pid, double deadline, int *status)
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 		(void)poll(&p, pidfd >= 0 ? 1 : 0, ms);
 	}
-	if (pidfd >= 0)
+	if (pidfd >= 0) {
+		int e = errno;
 		close(pidfd);
+		errno = e;
+	}
 	return rc;
+}
+
+/* SIGKILL pid's process group (if it leads one) and pid, and reap it. */
+static void kill_wait(pid_t pid, int *status)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
 }
 
 void aw_kill_reap(pid_t pid)
 {
-	if (pid <= 0)
-		return;
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	if (pid > 0)
+		kill_wait(pid, NULL);
+}
+
+/* Add n bytes of output to what cap keeps. */
+static void keep_output(struct aw_capture *cap, const char *data, size_t n)
+{
+	size_t room = cap->max - cap->len;
+	if (n > room && !cap->keep_tail) {
+		cap->overflowed = true;
+		n = room;
+	}
+	cap->text = xrealloc(cap->text, cap->len + n + 1);
+	memcpy(cap->text + cap->len, data, n);
+	cap->len += n;
+	if (cap->len > cap->max) {
+		size_t drop = cap->len - cap->max;
+		memmove(cap->text, cap->text + drop, cap->max);
+		cap->len = cap->max;
+		cap->overflowed = true;
+	}
+	cap->text[cap->len] = '\0';
+}
+
+/* Read fd into cap until EOF, the deadline (cap->timed_out) or, when
+ * only the first bytes are kept, more output than max. */
+static void read_output(int fd, double deadline, struct aw_capture *cap)
+{
+	char chunk[4096];
+	for (;;) {
+		double left = deadline > 0 ? deadline - aw_now() : -1;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		if (deadline > 0 && (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) == 0)) {
+			cap->timed_out = true;
+			return;
+		}
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return;
+		keep_output(cap, chunk, (size_t)n);
+		if (cap->overflowed && !cap->keep_tail)
+			return;
+	}
+}
+
+int aw_capture(const char *const argv[], const struct aw_spawn *how, struct aw_capture *cap)
+{
+	int pipefd[2];
+	struct aw_spawn h = *how;
+	double deadline = cap->timeout_s > 0 ? aw_now() + cap->timeout_s : 0;
+
+	cap->text = NULL;
+	cap->len = 0;
+	cap->status = 0;
+	cap->timed_out = cap->overflowed = false;
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return -1;
+	if (cap->out)
+		h.out = pipefd[1];
+	if (cap->err)
+		h.err = pipefd[1];
+	pid_t pid = aw_spawn(argv, &h);
+	int e = errno;
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		errno = e;
+		return -1;
+	}
+	cap->text = xcalloc(1, 1);
+	read_output(pipefd[0], deadline, cap);
+	close(pipefd[0]);
+	bool stop = cap->timed_out || (cap->overflowed && !cap->keep_tail);
+	if (!stop && aw_wait_until(pid, deadline, &cap->status) == 0)
+		stop = cap->timed_out = true;
+	if (stop)
+		kill_wait(pid, &cap->status);
+	return 0;
 }
 
 int aw_run_wait(const char *const argv[], int in, int out, char **err_text)
 {
-	int err_fd = -1;
-	if (err_text) {
-		*err_text = NULL;
-		err_fd = aw_anon_file("stderr");
-		if (err_fd < 0)
-			return -1;
-	}
-	struct aw_spawn how = { .in = in, .out = out, .err = err_fd, .own_pgrp = true };
-	pid_t pid = aw_spawn(argv, &how);
-	if (pid < 0) {
+	struct aw_spawn how = { .in = in, .out = out, .err = -1, .own_pgrp = true };
+	struct aw_capture cap = { .err = err_text != NULL, .max = 4096, .keep_tail = true };
+
+	if (aw_capture(argv, &how, &cap) != 0) {
 		int e = errno;
 		if (err_text)
 			*err_text = xasprintf("cannot run %s: %s", argv[0], strerror(e));
-		if (err_fd >= 0)
-			close(err_fd);
 		errno = e;
 		return -1;
 	}
-	int status = 0;
-	aw_wait_until(pid, 0, &status);
-	if (err_text) {
-		char *text;
-		size_t len;
-		if (aw_fd_slurp(err_fd, &text, &len) == 0) {
-			if (len > 4096)
-				memmove(text, text + len - 4096, 4097);
-			*err_text = text;
-		}
-		close(err_fd);
+	if (WIFEXITED(cap.status) || !err_text) {
+		if (err_text)
+			*err_text = cap.text;
+		else
+			free(cap.text);
+		return WIFEXITED(cap.status) ? WEXITSTATUS(cap.status) : -1;
 	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (err_text) {
-		char *old = *err_text;
-		*err_text = xasprintf("%s%s killed by signal %d", old ? old : "", argv[0],
-				      WTERMSIG(status));
-		free(old);
-	}
+	*err_text = xasprintf("%s%s killed by signal %d", cap.text, argv[0], WTERMSIG(cap.status));
+	free(cap.text);
 	return -1;
 }
 
@@ -225,7 +295,9 @@ int aw_fd_slurp(int fd, char **data, size_t *len)
 	struct stat st;
 	if (fstat(fd, &st) != 0)
 		return -1;
-	size_t cap = (size_t)st.st_size + 1, n = 0;
+	/* A page at least: a /proc or /sys file says size 0, and a sysctl
+	 * gives its value only to a read from offset 0. */
+	size_t cap = (size_t)st.st_size + 4096, n = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
@@ -260,6 +332,16 @@ int aw_file_slurp(const char *path, char **data, size_t *len)
 	int e = errno;
 	close(fd);
 	errno = e;
+	return rc;
+}
+
+int aw_file_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = aw_write_all(fd, text, strlen(text));
+	close(fd);
 	return rc;
 }
 

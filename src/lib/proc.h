@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Child processes and anonymous files: for `abiwatch vm` and `matrix`,
- * and for the core's own helpers (the i386 check).
+ * Programs started by abiwatch, and anonymous files: one spawner for the
+ * VM commands (QEMU, dpkg-deb, xz, ldd), the backends (mkfs), the core
+ * (the i386 check) and the probes' 32-bit helpers (lib/helper.h).
  *
- * Everything the VM commands start (QEMU, dpkg-deb, xz, ldd) runs in a
- * process group of its own with PR_SET_PDEATHSIG(SIGKILL), so that it dies
- * with abiwatch whatever kills abiwatch; and every temporary file is a
- * memfd (an anonymous file with no name in any directory), handed to a
- * child as /proc/self/fd/N, so that nothing is left on the host on any
- * path, a SIGKILL included.  Nothing needs cleaning up.
+ * Every program runs as a child that dies with abiwatch whatever kills
+ * abiwatch (PR_SET_PDEATHSIG(SIGKILL), armed before exec, the parent's pid
+ * checked after), with the descriptors it is given and no others, and,
+ * where a deadline applies, is killed with its process group at it.
+ * Every temporary file is a memfd (an anonymous file with no name in any
+ * directory), handed to a child as /proc/self/fd/N, so that nothing is
+ * left on the host on any path, a SIGKILL included.  Nothing needs
+ * cleaning up.
  */
-#ifndef ABIWATCH_VM_PROC_H
-#define ABIWATCH_VM_PROC_H
+#ifndef ABIWATCH_LIB_PROC_H
+#define ABIWATCH_LIB_PROC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +26,11 @@ struct aw_spawn {
 				  are (for /proc/self/fd/N paths), -1 ends */
 	bool own_pgrp;         /* a process group of its own */
 	const char *const *env; /* extra NAME=VALUE settings, NULL-terminated */
+	/* Called in the child just before exec, for what only the program's
+	 * own process can set up (a capability dropped from the bounding
+	 * set); NULL: nothing. */
+	void (*before_exec)(void *arg);
+	void *before_exec_arg;
 };
 
 /* Start argv[0] (searched in PATH when it has no '/') as a child that dies
@@ -31,11 +39,35 @@ struct aw_spawn {
 pid_t aw_spawn(const char *const argv[], const struct aw_spawn *how);
 
 /* Wait for pid until deadline (aw_now() seconds; <= 0: no deadline).
- * 1 with *status when it ended, 0 at the deadline (still running). */
+ * 1 with *status when it ended, 0 at the deadline (still running), -1
+ * with errno (and *status 0) when pid is no child of ours to wait for. */
 int aw_wait_until(pid_t pid, double deadline, int *status);
 
 /* SIGKILL the child's process group (and the child) and reap it. */
 void aw_kill_reap(pid_t pid);
+
+/* What to read of a program's output, for how long, and what came of it
+ * (aw_capture()). */
+struct aw_capture {
+	bool out, err;     /* read its stdout, its stderr (both: as written) */
+	double timeout_s;  /* kill it this long after its start; 0: never */
+	size_t max;        /* bytes of output kept */
+	/* Past max: keep the last max bytes and let it run (a tool's error
+	 * comes last); false: kill it, keeping the first max. */
+	bool keep_tail;
+	/* results */
+	char *text;        /* what it wrote, NUL-terminated, malloc'd */
+	size_t len;
+	int status;        /* its wait status */
+	bool timed_out;    /* killed at the deadline */
+	bool overflowed;   /* wrote more than max */
+};
+
+/* Run argv as aw_spawn(argv, how) does, its captured streams read into
+ * cap->text until it ends, and reap it: 0 with cap's results set (free
+ * cap->text), or -1 with errno when it could not be started (exec's
+ * errno: ENOEXEC, ENOENT...) and nothing to free. */
+int aw_capture(const char *const argv[], const struct aw_spawn *how, struct aw_capture *cap);
 
 /* Run argv to the end with stdin from in (-1: /dev/null) and stdout into
  * out (-1: /dev/null); stderr is kept (last 4 KiB) in *err_text when not
@@ -48,16 +80,22 @@ int aw_anon_file(const char *name);
 /* The path through which a child that inherits fd opens the same file. */
 char *aw_fd_path(int fd);
 
-/* The whole content of fd from offset 0 (pread), NUL-terminated; -1 with
- * errno. */
+/* The whole content of fd from offset 0 (pread), NUL-terminated, a
+ * /proc file's too; -1 with errno. */
 int aw_fd_slurp(int fd, char **data, size_t *len);
 /* The whole content of a file by path, NUL-terminated. */
 int aw_file_slurp(const char *path, char **data, size_t *len);
+/* Write text to the file at path, opened afresh: what a /proc or /sys
+ * file (a uid_map, a sysctl) takes, one write(2) from offset 0.  0 or
+ * -errno. */
+int aw_file_write(const char *path, const char *text);
 /* Copy len bytes from in at offset off to out's current position. */
 int aw_fd_copy(int out, int in, off_t off, size_t len);
 
-/* Whether path names an executable found in PATH (or the path itself);
- * malloc'd full path, or NULL. */
+/* The full path of the program name (malloc'd), or NULL: name itself
+ * when it has a '/', else the first executable file of that name in
+ * PATH, then in the sbin directories a user's PATH often lacks (mkfs
+ * lives there). */
 char *aw_which(const char *name);
 
 #endif

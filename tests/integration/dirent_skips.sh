@@ -5,7 +5,8 @@
 #   - every item of dirent.btrfs is a skip saying "mkfs.btrfs not found";
 #   - every compat32.* observation is unobserved with the helper's reason,
 #     while the other items of the probe are made as usual;
-# and an unknown --fs name or a bad --entries is a usage error (exit 2).
+# and an unknown --fs name or a bad --entries is a usage error (exit 2)
+# whose message names the option, the value and what was expected.
 # Exit 0 pass, 1 fail, 4 skip (no unshare, or not root).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
@@ -42,14 +43,31 @@ for o in cookie_bits eof_cookie duplicates nonlfs_readdir; do
 	expect_match "unobserved.dirent.tmpfs.compat32.$o" "^skip: the helper abiwatch-dirent-m32 is not installed \\(or not executable\\): "
 done
 
-# Usage errors, before anything runs.
-for bad in "--fs ext5" "--entries 0" "--entries 1000001" "--entries 12x" "--dirent-timing maybe" \
-	   "--path nolabel" "--path =/tmp" "--path ext4=/tmp" "--path x=/nonexistent/dir" \
-	   "--path bad/label=/tmp" "--path f=/etc/passwd"; do
+# Usage errors, before anything runs, each naming the option, the value
+# and what was expected.
+while IFS='|' read -r bad says; do
 	# shellcheck disable=SC2086
 	"$abiwatch" run dirent $bad -o "$tmp/bad.snap" >"$tmp/bad.out" 2>&1
 	rc=$?
-	[[ $rc == 2 ]] && report ok "run dirent $bad: exit 2: $(head -n 1 "$tmp/bad.out")" ||
+	msg=$(head -n 1 "$tmp/bad.out")
+	[[ $rc == 2 ]] && report ok "run dirent $bad: exit 2: $msg" ||
 		report bad "run dirent $bad: exit $rc, expected 2"
-done
+	# The option named is the last one given.
+	[[ $msg == "abiwatch run: --${bad##*--}: "*"$says"* ]] &&
+		report ok "run dirent $bad: the message names it and says '$says'" ||
+		report bad "run dirent $bad: '$msg' does not name it or say '$says'"
+done <<'EOF'
+--fs ext5|the dirent family has no probe 'ext5'
+--entries 0|expected a whole number from 1 to 1000000
+--entries 1000001|expected a whole number from 1 to 1000000
+--entries 12x|expected a whole number from 1 to 1000000
+--dirent-timing maybe|expected yes or no
+--path nolabel|expected LABEL=DIR
+--path =/tmp|expected LABEL=DIR
+--path ext4=/tmp|dirent.ext4 exists already
+--path x=/nonexistent/dir|No such file or directory
+--path bad/label=/tmp|the label may hold letters, digits, '_' and '-' only
+--path f=/etc/passwd|is not a directory
+--path a=/tmp --path a=/tmp|dirent.a exists already
+EOF
 finish

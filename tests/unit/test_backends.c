@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The backends' helpers that need no privilege: finding programs, running
- * them with their output captured, the filesystem-type check, the list of
- * backends, and removing a tree. */
+/* The backends' helpers that need no privilege: the filesystem-type
+ * check, the list of backends, and removing a tree. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,50 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void test_find_program(void **state)
-{
-	(void)state;
-	char *sh = aw_find_program("sh");
-	assert_non_null(sh);
-	assert_true(access(sh, X_OK) == 0);
-	free(sh);
-	assert_null(aw_find_program("abiwatch-no-such-program"));
-	char *abs = aw_find_program("/bin/sh");
-	assert_string_equal(abs, "/bin/sh");
-	free(abs);
-	assert_null(aw_find_program("/nonexistent/sh"));
-}
-
-static void test_run_capture(void **state)
-{
-	(void)state;
-	char *out = NULL;
-	const char *const ok[] = { "/bin/sh", "-c", "echo out; echo err >&2; exit 3", NULL };
-	assert_int_equal(aw_run_capture(ok, &out), 3);
-	assert_string_equal(out, "out\nerr\n");
-	free(out);
-
-	const char *const env[] = { "ABIWATCH_TEST_VALUE=42", NULL };
-	const char *const show[] = { "/bin/sh", "-c", "printf %s \"$ABIWATCH_TEST_VALUE\"", NULL };
-	assert_int_equal(aw_run_capture_env(show, env, &out), 0);
-	assert_string_equal(out, "42");
-	free(out);
-
-	/* Only the last 4 KiB are kept. */
-	const char *const big[] = { "/bin/sh", "-c", "i=0; while [ $i -lt 2000 ]; do "
-				    "echo line$i; i=$((i+1)); done", NULL };
-	assert_int_equal(aw_run_capture(big, &out), 0);
-	assert_true(strlen(out) <= 4096);
-	assert_non_null(strstr(out, "line1999\n"));
-	assert_null(strstr(out, "line0\n"));
-	free(out);
-
-	const char *const missing[] = { "/nonexistent/mkfs", NULL };
-	assert_int_equal(aw_run_capture(missing, &out), -1);
-	assert_non_null(strstr(out, "cannot execute /nonexistent/mkfs"));
-	free(out);
-}
 
 static void test_fs_types(void **state)
 {
@@ -149,8 +104,6 @@ static void test_remove_tree_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_find_program),
-		cmocka_unit_test(test_run_capture),
 		cmocka_unit_test(test_fs_types),
 		cmocka_unit_test(test_backend_list),
 		cmocka_unit_test(test_remove_tree),

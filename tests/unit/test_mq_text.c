@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The mqueue family's parsers and formatters: the mqueue filesystem's
- * contents line, poll(2) event names, /proc/PID/syscall, the order a
- * queue must return messages in; and the small helpers of mq_proc.c that
- * need no child: deadlines and the exit status of a failed uid switch. */
+ * contents line, poll(2) event names, the order a queue must return
+ * messages in. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,21 +94,6 @@ static void test_poll_names(void **state)
 	assert_true(strlen(small) < sizeof(small));
 }
 
-static void test_proc_syscall(void **state)
-{
-	(void)state;
-	long nr = -1;
-	assert_int_equal(mqu_parse_proc_syscall("243 0x3 0x7ffc 0x40 0x0 0x0 0x0 0x7ffc 0x7f12\n", &nr), 0);
-	assert_int_equal(nr, 243);
-	assert_int_equal(mqu_parse_proc_syscall("-1 0x7ffc 0x7f12\n", &nr), 0);
-	assert_int_equal(nr, -1);
-	assert_int_equal(mqu_parse_proc_syscall("running\n", &nr), -EAGAIN);
-	assert_int_equal(mqu_parse_proc_syscall("", &nr), -EINVAL);
-	assert_int_equal(mqu_parse_proc_syscall("x12", &nr), -EINVAL);
-	assert_int_equal(mqu_parse_proc_syscall("12x", &nr), -EINVAL);
-	assert_int_equal(mqu_parse_proc_syscall(NULL, &nr), -EINVAL);
-}
-
 static void test_expected_order(void **state)
 {
 	(void)state;
@@ -133,39 +117,6 @@ static void test_expected_order(void **state)
 	mqu_expected_order(up, 0, order);
 }
 
-static void test_deadline_normalised(void **state)
-{
-	(void)state;
-	const long ms[] = { -1000, -1, 0, 1, 999, 1001, 30 };
-	struct timespec now;
-	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
-		clock_gettime(CLOCK_REALTIME, &now);
-		struct timespec d = mqu_deadline_ms(ms[i]);
-		assert_true(d.tv_nsec >= 0 && d.tv_nsec < 1000000000);
-		long long diff = ((long long)d.tv_sec - now.tv_sec) * 1000 +
-				 (d.tv_nsec - now.tv_nsec) / 1000000;
-		/* Within a few ms of what was asked (the clock moved on). */
-		assert_true(diff >= ms[i] - 1 && diff <= ms[i] + 50);
-	}
-	struct timespec past = mqu_deadline_ms(-1000);
-	assert_true(mqu_realtime_reached(&past));
-	struct timespec future = mqu_deadline_ms(60000);
-	assert_false(mqu_realtime_reached(&future));
-}
-
-static void test_become_status(void **state)
-{
-	(void)state;
-	assert_int_equal(mqu_become_failed(MQU_EXIT_BECOME + EPERM), -EPERM);
-	assert_int_equal(mqu_become_failed(MQU_EXIT_BECOME + EINVAL), -EINVAL);
-	assert_int_equal(mqu_become_failed(0), 0);
-	assert_int_equal(mqu_become_failed(1), 0);
-	assert_int_equal(mqu_become_failed(MQU_EXIT_BECOME), 0);
-	assert_int_equal(mqu_become_failed(128 + 9), 0); /* killed by SIGKILL */
-	assert_non_null(strstr(mqu_become_user_why(-EINVAL), "not mapped"));
-	assert_non_null(strstr(mqu_become_user_why(-EPERM), "CAP_SETUID"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,10 +124,7 @@ int main(void)
 		cmocka_unit_test(test_mqfs_rejects),
 		cmocka_unit_test(test_mqfs_format),
 		cmocka_unit_test(test_poll_names),
-		cmocka_unit_test(test_proc_syscall),
 		cmocka_unit_test(test_expected_order),
-		cmocka_unit_test(test_deadline_normalised),
-		cmocka_unit_test(test_become_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -168,16 +168,6 @@ static void test_classify_source(void **state)
 	assert_string_equal(mqu_source_name(MQU_SRC_OTHER), "other");
 }
 
-static void test_errname(void **state)
-{
-	(void)state;
-	assert_string_equal(mqu_errname(0), "success");
-	assert_string_equal(mqu_errname(EINVAL), "EINVAL");
-	assert_string_equal(mqu_errname(-EMFILE), "EMFILE");
-	assert_string_equal(mqu_errname(-EOVERFLOW), "EOVERFLOW");
-	assert_string_equal(mqu_errname(99999), "errno 99999");
-}
-
 static void test_sysctl_names(void **state)
 {
 	(void)state;
@@ -252,7 +242,6 @@ int main(void)
 		cmocka_unit_test(test_formula_charge_x86_64),
 		cmocka_unit_test(test_fit_linear),
 		cmocka_unit_test(test_classify_source),
-		cmocka_unit_test(test_errname),
 		cmocka_unit_test(test_sysctl_names),
 		cmocka_unit_test(test_sysctl_write_refused_on_host),
 		cmocka_unit_test(test_sysctl_read),

@@ -31,20 +31,20 @@
 #include "cookies.h"
 #include "scan.h"
 #include "core/util.h"
+#include "lib/child.h"
+#include "lib/errname.h"
+#include "lib/helper.h"
 #include "lib/tree.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define SEEK_BUF 1024       /* one entry at least: reclen <= 24 + 256 */
@@ -55,6 +55,8 @@
 #define SEEK_PROBES 16      /* seeks timed at each end to find out */
 #define SEEK_BUDGET_S 5.0   /* what every entry may cost before sampling */
 #define PROGRESS_FROM 100000
+/* --dirent-timing's words, in the family's table */
+enum { TIMING_YES, TIMING_NO };
 
 struct dr {
 	struct aw_ctx *ctx;
@@ -76,12 +78,6 @@ struct dr {
 static double elapsed(double since)
 {
 	return aw_now() - since;
-}
-
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-	return n ? n : "an unknown errno";
 }
 
 static void progress(struct dr *r, const char *what, size_t i, size_t total)
@@ -119,7 +115,7 @@ static int make_files(struct dr *r, enum dc_kind kind, uint32_t count, char **wh
 		int rc = make_file(r, name);
 		if (rc) {
 			*why = xasprintf("creating %s (file %u of %u): %s", name, i + 1, count,
-					 errname(-rc));
+					 aw_errname(-rc));
 			return -1;
 		}
 		if (kind == DC_POP)
@@ -221,8 +217,8 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		aw_error(ctx, "telldir_matches_doff", "opendir: %s", errname(e));
-		return xasprintf("opendir: %s", errname(e));
+		aw_error(ctx, "telldir_matches_doff", "opendir: %s", aw_errname(e));
+		return xasprintf("opendir: %s", aw_errname(e));
 	}
 	struct ds_scan pass = { 0 };
 	long *tells = NULL;
@@ -267,7 +263,7 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 	census_into(r, &pass, "readdir(3) on a fresh descriptor", complete_msg);
 	if (err) {
 		aw_unobserved(ctx, "reopen_stable", "readdir failed with %s after %zu entries",
-			      errname(err), n);
+			      aw_errname(err), n);
 	} else {
 		if (moved || seen != r->n)
 			aw_note(ctx, "reopen_stable: %zu of %zu names had another d_off (first %s), "
@@ -277,7 +273,7 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 	}
 	if (err)
 		aw_error(ctx, "telldir_matches_doff", "readdir failed with %s after %zu entries",
-			 errname(err), n);
+			 aw_errname(err), n);
 	else if (mismatches)
 		aw_fail(ctx, "telldir_matches_doff",
 			"%zu of %zu entries: after readdir returned %s with d_off 0x%llx, "
@@ -341,11 +337,11 @@ static char *seek_one(const struct ds_scan *a, int fd, size_t p, char *small)
 	if (lseek(fd, (off_t)a->off[p], SEEK_SET) == (off_t)-1)
 		return xasprintf("lseek to 0x%llx (the d_off of %s) failed with %s",
 				 (unsigned long long)a->off[p], dc_tag_name(a->tag[p], name),
-				 errname(errno));
+				 aw_errname(errno));
 	long got = syscall(SYS_getdents64, fd, small, SEEK_BUF);
 	if (got < 0)
 		return xasprintf("getdents64 after lseek to the d_off of %s failed with %s",
-				 dc_tag_name(a->tag[p], name), errname(errno));
+				 dc_tag_name(a->tag[p], name), aw_errname(errno));
 	if (last && got > 0 && a->ended)
 		return xasprintf("lseek to the end-of-directory cookie 0x%llx returned %s, not "
 				 "the end", (unsigned long long)a->off[p],
@@ -439,7 +435,7 @@ static bool baseline(struct dr *r, char **complete_msg)
 	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0 || ds_scan_fd(fd, r->buf, BIG_SCAN(r), &r->set, &r->a) != 0) {
-		aw_error_rest(ctx, "scanning the directory: %s", errname(fd < 0 ? errno : r->a.err));
+		aw_error_rest(ctx, "scanning the directory: %s", aw_errname(fd < 0 ? errno : r->a.err));
 		if (fd >= 0)
 			close(fd);
 		return false;
@@ -501,14 +497,14 @@ static void churn_step(void *arg, const struct ds_scan *s)
 		dc_name(DC_ADDED_X, c->done, name);
 		if (unlinkat(c->r->dirfd, name, 0) != 0) {
 			c->err = errno;
-			c->why = xasprintf("unlink %s: %s", name, errname(errno));
+			c->why = xasprintf("unlink %s: %s", name, aw_errname(errno));
 			break;
 		}
 		dc_name(DC_ADDED_Y, c->done, name);
 		int rc = make_file(c->r, name);
 		if (rc) {
 			c->err = -rc;
-			c->why = xasprintf("creating %s: %s", name, errname(-rc));
+			c->why = xasprintf("creating %s: %s", name, aw_errname(-rc));
 			break;
 		}
 		c->done++;
@@ -540,11 +536,11 @@ static void unmodified_once(struct dr *r)
 	if (c.err) {
 		aw_error(ctx, "unmodified_once", "changing the directory during the scan: %s", c.why);
 	} else if (rc != 0) {
-		aw_error(ctx, "unmodified_once", "scanning: %s", errname(r->b.err));
+		aw_error(ctx, "unmodified_once", "scanning: %s", aw_errname(r->b.err));
 	} else if (r->b.err) {
 		/* A failed listing tells nothing of which names it would have given. */
 		aw_error(ctx, "unmodified_once", "scanning: getdents64 failed with %s after %zu entries",
-			 errname(r->b.err), r->b.len);
+			 aw_errname(r->b.err), r->b.len);
 	} else {
 		struct ds_census cs;
 		ds_census(&r->b, r->n, NULL, r->scratch, &cs);
@@ -596,7 +592,7 @@ static void stable_after_unlink(struct dr *r)
 		char name[DC_NAME_LEN + 1];
 		dc_name(DC_POP, dc_tag_num(t), name);
 		if (unlinkat(r->dirfd, name, 0) != 0) {
-			aw_unobserved(ctx, obs, "unlink %s: %s", name, errname(errno));
+			aw_unobserved(ctx, obs, "unlink %s: %s", name, aw_errname(errno));
 			return;
 		}
 		r->dead[dc_tag_num(t)] = 1;
@@ -643,6 +639,33 @@ static void stable_after_unlink(struct dr *r)
 		   : cs.missing || cs.ghosts ? "entries_changed" : "stable");
 }
 
+/* What the renaming child of terminates_rename works on. */
+struct renamer {
+	int dirfd;
+	const uint32_t *alive;
+	uint32_t count;
+	int started; /* written once 64 renames are done */
+};
+
+/* Rename the names back and forth (f -> r -> f ...), 1000 rounds. */
+static int renamer_child(void *arg)
+{
+	struct renamer *rn = arg;
+	char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
+	unsigned long renamed = 0;
+
+	for (unsigned round = 0; round < 1000; round++) {
+		for (uint32_t i = 0; i < rn->count; i++) {
+			dc_name(round % 2 ? DC_RENAMED : DC_POP, rn->alive[i], from);
+			dc_name(round % 2 ? DC_POP : DC_RENAMED, rn->alive[i], to);
+			(void)renameat(rn->dirfd, from, rn->dirfd, to);
+			if (++renamed == 64)
+				(void)!write(rn->started, "g", 1);
+		}
+	}
+	return 0;
+}
+
 /* A scan while another process renames the surviving names back and
  * forth (f -> r -> f ...), as generic/736 does: it must end, within 3N. */
 static void terminates_rename(struct dr *r)
@@ -660,32 +683,15 @@ static void terminates_rename(struct dr *r)
 		free(alive);
 		return;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
+	struct renamer rn = { r->dirfd, alive, count, sync[1] };
+	pid_t pid = aw_child_start(renamer_child, &rn);
+	close(sync[1]);
 	if (pid < 0) {
-		aw_error(ctx, "terminates_rename", "fork: %s", errname(errno));
+		aw_error(ctx, "terminates_rename", "fork: %s", aw_errname((int)pid));
 		close(sync[0]);
-		close(sync[1]);
 		free(alive);
 		return;
 	}
-	if (pid == 0) {
-		char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
-		unsigned long renamed = 0;
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(sync[0]);
-		for (unsigned round = 0; round < 1000; round++) {
-			for (uint32_t i = 0; i < count; i++) {
-				dc_name(round % 2 ? DC_RENAMED : DC_POP, alive[i], from);
-				dc_name(round % 2 ? DC_POP : DC_RENAMED, alive[i], to);
-				(void)renameat(r->dirfd, from, r->dirfd, to);
-				if (++renamed == 64)
-					(void)!write(sync[1], "g", 1);
-			}
-		}
-		_exit(0);
-	}
-	close(sync[1]);
 	char go;
 	while (read(sync[0], &go, 1) < 0 && errno == EINTR)
 		;
@@ -693,12 +699,10 @@ static void terminates_rename(struct dr *r)
 
 	struct ds_scan_opts o = { .cap = 3 * ((size_t)count + 2) + 1000, .bufsize = DS_BIG_BUF };
 	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	(void)aw_child_wait(pid, 0); /* no time left: it is killed now */
 	char *trouble = ds_scan_trouble(&r->b);
 	if (rc != 0 && !trouble)
-		aw_error(ctx, "terminates_rename", "scanning: %s", errname(r->b.err));
+		aw_error(ctx, "terminates_rename", "scanning: %s", aw_errname(r->b.err));
 	else if (trouble)
 		aw_fail(ctx, "terminates_rename", "while %u names were being renamed: %s", count,
 			trouble);
@@ -708,6 +712,31 @@ static void terminates_rename(struct dr *r)
 		r->b.len, count, o.cap);
 	free(trouble);
 	free(alive);
+}
+
+/* ---- 32-bit callers ---- */
+
+/* Two scans of a million entries take seconds; one that takes minutes
+ * is stuck (a filesystem that hangs), and costs only these items. */
+#define HELPER_TIMEOUT_MS 120000
+
+/* The compat32.* observations: the family's 32-bit helper
+ * (m32/dirent_m32.c) scans the untouched directory, inherited as a
+ * descriptor, and reports them itself (lib/helper.h). */
+static void compat32(struct dr *r)
+{
+	char fd_s[16], cap_s[24], expect_s[24];
+	snprintf(fd_s, sizeof(fd_s), "%d", r->dirfd);
+	snprintf(cap_s, sizeof(cap_s), "%zu", r->cap);
+	snprintf(expect_s, sizeof(expect_s), "%u", r->n + 2);
+	const char *const args[] = { fd_s, cap_s, expect_s, NULL };
+	const int keep[] = { r->dirfd, -1 };
+	const struct aw_helper helper = {
+		.name = DIRENT_HELPER, .args = args, .prefix = "compat32.",
+		.timeout_ms = HELPER_TIMEOUT_MS, .keep = keep,
+	};
+
+	(void)aw_helper_report(r->ctx, &helper);
 }
 
 /* ---- timing ---- */
@@ -752,7 +781,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 		.cap = 3 * ((size_t)n + 2) + 1000,
 		.progress = n >= PROGRESS_FROM && isatty(STDERR_FILENO),
 	};
-	const char *timing = aw_param(ctx, "dirent-timing");
+	bool timing = aw_param_enum(ctx, "dirent-timing") == TIMING_YES;
 	char *why = NULL;
 	double t0 = aw_now();
 
@@ -771,7 +800,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 		goto out;
 	}
 	double create_s = elapsed(t0), bare_scan = 0, bare_seek = 0;
-	if (timing && strcmp(timing, "yes") == 0)
+	if (timing)
 		bare_timing(&r, &bare_scan, &bare_seek);
 
 	double t1 = aw_now(), phase[6];
@@ -779,7 +808,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 	if (!baseline(&r, &complete_msg))
 		goto out;
 	phase[0] = aw_now();
-	dirent_compat32(ctx, r.dirfd, (size_t)n + 2, r.cap);
+	compat32(&r);
 	phase[1] = aw_now();
 	unmodified_once(&r);
 	phase[2] = aw_now();
@@ -813,7 +842,7 @@ static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs
 		"terminates_rename %.3f); peak RSS %.1f MiB%s", n, create_s, checks_s,
 		phase[0] - t1, phase[1] - phase[0], phase[2] - phase[1], phase[3] - phase[2],
 		phase[4] - phase[3], phase[5] - phase[4], (double)ru.ru_maxrss / 1024, per_entry);
-	if (timing && strcmp(timing, "yes") == 0)
+	if (timing)
 		aw_note(ctx, "bench: entries %u checks %.3f s bare_scan %.3f s bare_seeks %.3f s "
 			"ratio %.2f", n, checks_s, bare_scan, bare_seek,
 			bare_scan + bare_seek > 0 ? checks_s / (bare_scan + bare_seek) : 0.0);
@@ -842,35 +871,41 @@ static void unlink_ours(int dirfd, uint32_t n)
 	}
 }
 
+struct work {
+	struct aw_ctx *ctx;
+	const struct dirent_target *t;
+	struct aw_fs *fs;
+	uint32_t n;
+};
+
+static int work_child(void *arg)
+{
+	struct work *w = arg;
+	work(w->ctx, w->t, w->fs, w->n);
+	return 0;
+}
+
 /* The path backend works on the host: the work runs in a child, so that
  * the subdirectory is removed however the work ends (short of a SIGKILL
  * of the whole probe, which the runner sends only at its timeout). */
 static void guarded(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs *fs,
 		    uint32_t n)
 {
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		aw_error_rest(ctx, "fork: %s", errname(errno));
-		return;
-	}
-	if (pid == 0) {
-		work(ctx, t, fs, n);
-		_exit(0);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	struct work w = { ctx, t, fs, n };
+	int status = aw_child_run(work_child, &w, -1);
+
+	if (status < 0)
+		aw_error_rest(ctx, "fork: %s", aw_errname(status));
 	/* What it did not report, the runner reports as errors. */
-	if (WIFSIGNALED(status))
-		aw_note(ctx, "the probe's worker was killed by signal %d (%s)", WTERMSIG(status),
-			strsignal(WTERMSIG(status)));
+	else if (status >= 128)
+		aw_note(ctx, "the probe's worker was killed by signal %d (%s)", status - 128,
+			strsignal(status - 128));
 }
 
 void dirent_run(struct aw_ctx *ctx)
 {
 	const struct dirent_target *t = aw_probe_data(ctx);
-	long long n = aw_param_long(ctx, "entries", DIRENT_DEFAULT_ENTRIES);
+	long long n = aw_param_int(ctx, "entries");
 	struct aw_fs_opts o = {
 		.base = aw_tmpdir(ctx), .entries = (unsigned long)n,
 		.host_dirfd = aw_host_dirfd(ctx), .host_label = t->label,
@@ -880,10 +915,6 @@ void dirent_run(struct aw_ctx *ctx)
 	char *why = NULL;
 	double t0 = aw_now();
 
-	if (n < 1 || n > DC_MAX_ENTRIES) {
-		aw_error_rest(ctx, "--entries %lld is out of range", n);
-		return;
-	}
 	enum aw_fs_rc rc = aw_fs_prepare(t->backend, &o, &fs, &why);
 	if (rc == AW_FS_SKIP) {
 		aw_skip_rest(ctx, "%s", why);

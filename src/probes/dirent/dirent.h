@@ -14,14 +14,9 @@ struct dirent_target {
 	const char *label; /* --path LABEL=DIR: LABEL; else the backend's name */
 };
 
-#define DIRENT_DEFAULT_ENTRIES 10000
 #define DIRENT_HELPER "abiwatch-dirent-m32"
 
 extern const struct aw_item dirent_items[];
 void dirent_run(struct aw_ctx *ctx);
-
-/* The compat32.* observations: run the 32-bit helper on the directory
- * (expect: the entries it should see; cap: its bound). */
-void dirent_compat32(struct aw_ctx *ctx, int dirfd, size_t expect, size_t cap);
 
 #endif

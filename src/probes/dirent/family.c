@@ -118,76 +118,42 @@ static const struct aw_probe dirent_probes[] = {
 
 /* ---- options ---- */
 
-static int check_entries(const char *value, char **why)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(value, &end, 10);
-	if (errno || end == value || *end || v < 1 || v > DC_MAX_ENTRIES) {
-		*why = xasprintf("--entries takes a whole number from 1 to %u, not '%s'",
-				 DC_MAX_ENTRIES, value);
-		return -1;
-	}
-	return 0;
-}
-
-static int check_timing(const char *value, char **why)
-{
-	if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0)
-		return 0;
-	*why = xasprintf("--dirent-timing takes yes or no, not '%s'", value);
-	return -1;
-}
-
-/* Labels given so far, so that two --path options cannot make one name. */
-static char **labels;
-static size_t nlabels;
-
-static bool label_taken(const char *label)
-{
-	for (const struct aw_probe *p = dirent_probes; p->name; p++)
-		if (strcmp(p->name, label) == 0)
-			return true;
-	for (size_t i = 0; i < nlabels; i++)
-		if (labels[i] && strcmp(labels[i], label) == 0)
-			return true;
-	return false;
-}
-
-static char *errno_or_notdir(const char *value, const char *dir)
+static char *errno_or_notdir(const char *dir)
 {
 	struct stat st;
 	if (stat(dir, &st) != 0)
-		return xasprintf("--path %s: %s: %s", value, dir, strerror(errno));
-	return xasprintf("--path %s: %s is not a directory", value, dir);
+		return xasprintf("%s: %s", dir, strerror(errno));
+	return xasprintf("%s is not a directory", dir);
 }
 
-static struct aw_probe *path_instantiate(const char *value, char **why)
+/* LABEL of LABEL=DIR, malloc'd, or NULL with *why. */
+static char *path_label(const char *value, char **why)
 {
 	const char *eq = strchr(value, '=');
 	if (!eq || eq == value || !eq[1]) {
-		*why = xasprintf("--path takes LABEL=DIR (as nfs=/mnt/nfs), not '%s'", value);
+		*why = xstrdup("expected LABEL=DIR (as nfs=/mnt/nfs)");
 		return NULL;
 	}
-	char *label = xasprintf("%.*s", (int)(eq - value), value);
-	for (const char *c = label; *c; c++) {
+	for (const char *c = value; c < eq; c++) {
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') {
-			*why = xasprintf("--path %s: the label may hold letters, digits, '_' and '-' only",
-					 value);
-			free(label);
+			*why = xstrdup("the label may hold letters, digits, '_' and '-' only");
 			return NULL;
 		}
 	}
-	if (label_taken(label)) {
-		*why = xasprintf("--path %s: dirent.%s exists already; choose another label", value,
-				 label);
-		free(label);
+	return xasprintf("%.*s", (int)(eq - value), value);
+}
+
+/* dirent.LABEL, working in a fresh subdirectory of DIR.  The core
+ * refuses a label that names another probe of the family. */
+static struct aw_probe *path_instantiate(const char *value, char **why)
+{
+	char *label = path_label(value, why);
+	if (!label)
 		return NULL;
-	}
-	const char *dir = eq + 1;
+	const char *dir = strchr(value, '=') + 1;
 	struct stat st;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		*why = errno_or_notdir(value, dir);
+		*why = errno_or_notdir(dir);
 		free(label);
 		return NULL;
 	}
@@ -204,16 +170,11 @@ static struct aw_probe *path_instantiate(const char *value, char **why)
 	p->timeout_s = DIRENT_TIMEOUT_S;
 	p->data = t;
 	p->host_path = real ? real : xstrdup(dir);
-	labels = xrealloc(labels, (nlabels + 1) * sizeof(*labels));
-	labels[nlabels++] = label;
 	return p;
 }
 
 static void path_release(struct aw_probe *p)
 {
-	for (size_t i = 0; i < nlabels; i++)
-		if (labels[i] == p->name)
-			labels[i] = NULL;
 	free((void *)((const struct dirent_target *)p->data));
 	free((char *)p->name);
 	free((char *)p->summary);
@@ -221,16 +182,19 @@ static void path_release(struct aw_probe *p)
 	free(p);
 }
 
+static const char *const yes_no[] = { "yes", "no", NULL };
+
 static const struct aw_param dirent_params[] = {
-	{ .name = "fs", .metavar = "NAME[,NAME...]", .selects = true,
+	{ .name = "fs", .metavar = "NAME[,NAME...]", .type = AW_PARAM_LIST, .selects = true,
 	  .help = "dirent: the filesystems to probe (tmpfs, ext4, xfs, btrfs, overlay, overlay_single)" },
 	{ .name = "path", .metavar = "LABEL=DIR", .instantiate = path_instantiate,
 	  .release = path_release,
 	  .help = "dirent: also probe a fresh subdirectory of DIR, as dirent.LABEL" },
-	{ .name = "entries", .metavar = "N", .check = check_entries,
+	{ .name = "entries", .metavar = "N", .type = AW_PARAM_INT, .minval = 1,
+	  .maxval = DC_MAX_ENTRIES, .dflt = "10000",
 	  .help = "dirent: files per directory, 1 to 1000000 (default 10000)" },
-	{ .name = "dirent-timing", .metavar = "yes|no", .check = check_timing,
-	  .help = "dirent: also time bare scans of each directory and note the ratio" },
+	{ .name = "dirent-timing", .metavar = "yes|no", .type = AW_PARAM_ENUM, .words = yes_no,
+	  .dflt = "no", .help = "dirent: also time bare scans of each directory and note the ratio" },
 	{ .name = NULL },
 };
 

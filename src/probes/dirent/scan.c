@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "scan.h"
 #include "core/util.h"
+#include "lib/errname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 
 /* struct linux_dirent64, read by offset: d_ino 0, d_off 8, d_reclen 16,
  * d_type 18, d_name 19. */
+#define D_INO 0
 #define D_OFF 8
 #define D_RECLEN 16
 #define D_NAME 19
@@ -59,8 +61,10 @@ int ds_scan_fd(int fd, char *buf, const struct ds_scan_opts *o, struct dc_set *s
 		}
 		s->calls++;
 		for (long pos = 0; pos < n;) {
+			uint64_t ino;
 			int64_t off;
 			uint16_t reclen;
+			memcpy(&ino, buf + pos + D_INO, sizeof(ino));
 			memcpy(&off, buf + pos + D_OFF, sizeof(off));
 			memcpy(&reclen, buf + pos + D_RECLEN, sizeof(reclen));
 			if (reclen < D_NAME + 1 || pos + reclen > n) {
@@ -94,6 +98,7 @@ int ds_scan_fd(int fd, char *buf, const struct ds_scan_opts *o, struct dc_set *s
 				s->err = ENOMEM;
 				return -1;
 			}
+			s->wide_ino += ino > UINT32_MAX;
 		}
 		if (o->after_call)
 			o->after_call(o->arg, s);
@@ -154,8 +159,7 @@ char *ds_scan_trouble(const struct ds_scan *s)
 		return xasprintf("no end after %zu entries (the bound)", s->len);
 	if (s->err)
 		return xasprintf("getdents64 failed with %s after %zu entries",
-				 strerrorname_np(s->err) ? strerrorname_np(s->err) : strerror(s->err),
-				 s->len);
+				 aw_errname(s->err), s->len);
 	return NULL;
 }
 

@@ -26,6 +26,7 @@ struct ds_scan {
 	uint32_t cycle_tag;
 	size_t shared;        /* entries with a d_off an earlier entry of
 				 another name had */
+	size_t wide_ino;      /* entries whose d_ino needs more than 32 bits */
 	uint64_t shared_cookie;
 	uint32_t shared_tags[2];
 };

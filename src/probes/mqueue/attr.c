@@ -35,7 +35,7 @@ static bool expect_errno(struct aw_ctx *ctx, const char *check, long maxmsg,
 	if (rc == -want)
 		return true;
 	aw_fail(ctx, check, "maxmsg %ld, msgsize %ld (%s): expected %s, got %s",
-		maxmsg, msgsize, why, mqu_errname(want), mqu_errname(rc));
+		maxmsg, msgsize, why, aw_errname(want), aw_errname(rc));
 	return false;
 }
 
@@ -69,7 +69,7 @@ static void check_at_max(struct aw_ctx *ctx, long long msg_max, long long msgsiz
 		if (rc) {
 			aw_fail(ctx, "accepted_at_max", "maxmsg %ld, msgsize %ld (msg_max %lld, "
 				"msgsize_max %lld): expected success, got %s", tries[i].maxmsg,
-				tries[i].msgsize, msg_max, msgsize_max, mqu_errname(rc));
+				tries[i].msgsize, msg_max, msgsize_max, aw_errname(rc));
 			return;
 		}
 	}
@@ -94,7 +94,7 @@ static void check_emfile(struct aw_ctx *ctx)
 	int rc = mqu_rlimit_set_soft(8192);
 
 	if (rc) {
-		aw_error(ctx, "emfile_beyond_rlimit", "setrlimit: %s", mqu_errname(rc));
+		aw_error(ctx, "emfile_beyond_rlimit", "setrlimit: %s", aw_errname(rc));
 		return;
 	}
 	if (expect_errno(ctx, "emfile_beyond_rlimit", 2, 8192, EMFILE,
@@ -102,7 +102,7 @@ static void check_emfile(struct aw_ctx *ctx)
 		aw_pass(ctx, "emfile_beyond_rlimit");
 	rc = mqu_rlimit_restore_soft();
 	if (rc)
-		aw_note(ctx, "restoring RLIMIT_MSGQUEUE failed: %s", mqu_errname(rc));
+		aw_note(ctx, "restoring RLIMIT_MSGQUEUE failed: %s", aw_errname(rc));
 }
 
 static int raise_maxima(struct aw_ctx *ctx, long long msg_max, long long msgsize_max)
@@ -126,7 +126,7 @@ static void observe_overflow(struct aw_ctx *ctx, long long msg_max, long long ms
 		return;
 	}
 	rc = mqu_try_create(QNAME, &big, NULL);
-	aw_observe(ctx, o, "%s", rc ? mqu_errname(rc) : "none");
+	aw_observe(ctx, o, "%s", rc ? aw_errname(rc) : "none");
 	rc = raise_maxima(ctx, msg_max, msgsize_max);
 	if (rc)
 		aw_note(ctx, "restoring the maxima failed: %s", aw_ipc_sysctl_strerror(rc));
@@ -140,7 +140,7 @@ static void attr_run(struct aw_ctx *ctx)
 	if ((rc = aw_drop_cap(CAP_SYS_RESOURCE)) != 0 ||
 	    (rc = aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &msg_max)) != 0 ||
 	    (rc = aw_ipc_sysctl_read(MQU_KNOB_MSGSIZE_MAX, &msgsize_max)) != 0) {
-		aw_error_rest(ctx, "%s", mqu_errname(rc));
+		aw_error_rest(ctx, "%s", aw_errname(rc));
 		return;
 	}
 	check_above_max(ctx, msg_max, msgsize_max);

@@ -50,7 +50,7 @@ static void check_getattr(struct aw_ctx *ctx, mqd_t q)
 	memset(&a, 0xa5, sizeof(a));
 	int rc = mqu_getattr(q, &a);
 	aw_expect(ctx, "getattr_reports_shape", rc == 0 && attr_is(&a, 0, 4, 32, 0),
-		  "created 4x32: %s, " ATTR_FMT, mqu_errname(rc), ATTR_ARGS(a));
+		  "created 4x32: %s, " ATTR_FMT, aw_errname(rc), ATTR_ARGS(a));
 	/* glibc's struct mq_attr ends in reserved words, as the kernel's. */
 	bool zero = true;
 	for (size_t i = 0; i < AW_ARRAY_SIZE(a.__pad); i++)
@@ -58,11 +58,11 @@ static void check_getattr(struct aw_ctx *ctx, mqd_t q)
 	if (rc == 0)
 		aw_observe(ctx, "reserved_zeroed", "%s", zero ? "yes" : "no");
 	else
-		aw_unobserved(ctx, "reserved_zeroed", "mq_getattr: %s", mqu_errname(rc));
+		aw_unobserved(ctx, "reserved_zeroed", "mq_getattr: %s", aw_errname(rc));
 	int nb = (int)mqu_rc(mq_open(QNAME, O_RDONLY | O_NONBLOCK));
 	rc = nb < 0 ? nb : mqu_getattr(nb, &a);
 	aw_expect(ctx, "getattr_flags_nonblock", rc == 0 && a.mq_flags == O_NONBLOCK,
-		  "opened O_NONBLOCK: %s, mq_flags %#lx", mqu_errname(rc), (long)a.mq_flags);
+		  "opened O_NONBLOCK: %s, mq_flags %#lx", aw_errname(rc), (long)a.mq_flags);
 	if (nb >= 0)
 		mq_close(nb);
 }
@@ -88,7 +88,7 @@ static void check_curmsgs(struct aw_ctx *ctx, mqd_t q)
 		  seen[2] == 2 && seen[3] == 1,
 		  "empty, 1 sent, 2 sent, 1 received: mq_curmsgs %ld %ld %ld %ld (-1: the two "
 		  "descriptors disagree)%s%s", seen[0], seen[1], seen[2], seen[3],
-		  rc ? "; a call failed: " : "", rc ? mqu_errname(rc) : "");
+		  rc ? "; a call failed: " : "", rc ? aw_errname(rc) : "");
 	if (other >= 0)
 		mq_close(other);
 	mqu_drain(q);
@@ -108,8 +108,8 @@ static void check_setattr(struct aw_ctx *ctx, mqd_t q)
 	if (rc == 0)
 		rc = mqu_getattr(q, &after);
 	if (rc) {
-		aw_error(ctx, "setattr_only_nonblock", "%s", mqu_errname(rc));
-		aw_error(ctx, "setattr_returns_old", "%s", mqu_errname(rc));
+		aw_error(ctx, "setattr_only_nonblock", "%s", aw_errname(rc));
+		aw_error(ctx, "setattr_returns_old", "%s", aw_errname(rc));
 		mqu_drain(q);
 		return;
 	}
@@ -143,29 +143,29 @@ static void check_nonblock(struct aw_ctx *ctx, mqd_t q)
 	int orc = other < 0 ? other : mqu_getattr(other, &a);
 	int drc = dup_fd < 0 ? -errno : mqu_getattr(dup_fd, &d);
 	int rc2 = set_flags(q, 0);
-	struct timespec t = mqu_deadline_ms(20);
+	struct timespec t = aw_deadline_ms(20);
 	long blocked = rc2 ? rc2 : mqu_rc(mq_timedreceive(q, buf, sizeof(buf), NULL, &t));
 	aw_expect(ctx, "nonblock_takes_effect", empty == -EAGAIN && blocked == -ETIMEDOUT,
 		  "with O_NONBLOCK set: %s (expected EAGAIN); cleared, with a 20 ms deadline: %s "
-		  "(expected ETIMEDOUT)", mqu_errname((int)empty), mqu_errname((int)blocked));
+		  "(expected ETIMEDOUT)", aw_errname((int)empty), aw_errname((int)blocked));
 	aw_expect(ctx, "nonblock_per_description", orc == 0 && a.mq_flags == 0,
 		  "another mq_open of the queue: %s, mq_flags %#lx (expected 0)",
-		  mqu_errname(orc), (long)a.mq_flags);
+		  aw_errname(orc), (long)a.mq_flags);
 	if (drc == 0)
 		aw_observe(ctx, "dup_shares_nonblock", "%s", d.mq_flags == O_NONBLOCK ? "yes" : "no");
 	else
-		aw_unobserved(ctx, "dup_shares_nonblock", "dup or mq_getattr: %s", mqu_errname(drc));
+		aw_unobserved(ctx, "dup_shares_nonblock", "dup or mq_getattr: %s", aw_errname(drc));
 	if (other >= 0)
 		mq_close(other);
 	if (dup_fd >= 0)
 		close(dup_fd);
 	rc = set_flags(q, O_NONBLOCK | O_APPEND);
-	aw_observe(ctx, "setattr_other_flags", "%s", mqu_errname(rc));
+	aw_observe(ctx, "setattr_other_flags", "%s", aw_errname(rc));
 	if (rc == 0)
 		aw_skip(ctx, "setattr_failure_changes_nothing", "%s",
 			"mq_setattr with O_APPEND succeeded: no failure to look at");
 	else if ((rc = mqu_getattr(q, &a)) != 0)
-		aw_error(ctx, "setattr_failure_changes_nothing", "mq_getattr: %s", mqu_errname(rc));
+		aw_error(ctx, "setattr_failure_changes_nothing", "mq_getattr: %s", aw_errname(rc));
 	else
 		aw_expect(ctx, "setattr_failure_changes_nothing", a.mq_flags == 0,
 			  "mq_flags %#lx after the failed mq_setattr (was 0)", (long)a.mq_flags);
@@ -178,14 +178,14 @@ static void check_ebadf(struct aw_ctx *ctx)
 	int p[2];
 
 	if (pipe(p) != 0) {
-		aw_error(ctx, "ebadf", "pipe: %s", mqu_errname(errno));
+		aw_error(ctx, "ebadf", "pipe: %s", aw_errname(errno));
 		return;
 	}
 	int g1 = mqu_getattr(-1, &a), g2 = mqu_getattr(p[0], &a);
 	int s1 = (int)mqu_rc(mq_setattr(-1, &a, NULL)), s2 = (int)mqu_rc(mq_setattr(p[1], &a, NULL));
 	aw_expect(ctx, "ebadf", g1 == -EBADF && g2 == -EBADF && s1 == -EBADF && s2 == -EBADF,
-		  "mq_getattr on -1 / a pipe: %s / %s, mq_setattr: %s / %s", mqu_errname(g1),
-		  mqu_errname(g2), mqu_errname(s1), mqu_errname(s2));
+		  "mq_getattr on -1 / a pipe: %s / %s, mq_setattr: %s / %s", aw_errname(g1),
+		  aw_errname(g2), aw_errname(s1), aw_errname(s2));
 	close(p[0]);
 	close(p[1]);
 }
@@ -195,7 +195,7 @@ static void getsetattr_run(struct aw_ctx *ctx)
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &shape);
 
 	if (q < 0) {
-		aw_error_rest(ctx, "creating a 4x32 queue: %s", mqu_errname(q));
+		aw_error_rest(ctx, "creating a 4x32 queue: %s", aw_errname(q));
 		return;
 	}
 	check_getattr(ctx, q);

@@ -63,19 +63,17 @@ static const char *const fresh_obs[NKNOBS] = {
 	"fresh.msgsize_default",
 };
 
-/* What the child found; it lives in shared memory. */
+/* What the child found for the checks the probe decides; it lives in
+ * shared memory.  What the child alone sees, it reports itself. */
 struct nsview {
 	struct aw_ctx *ctx;
 	char mnt_old[64], mnt_new[64];
 	int ready[2], go[2];
 	int unshare_rc;
 	int parent_q_rc, same_q_rc, child_q_rc;
-	int knob_rc[NKNOBS];
-	long long knob[NKNOBS];
 	int write_rc;
 	long long msg_max_after; /* msg_max in the child once the parent wrote its own */
 	bool old_mounted;
-	char old_lists[16], new_lists[16];
 };
 
 /* "parent", "child", "both" or "neither": whose queue the directory lists. */
@@ -95,14 +93,48 @@ static void whose(const char *dir, char *out, size_t len)
 		 c ? "child" : "neither");
 }
 
-static void child_mounts(struct nsview *v)
+/* In the new namespace: whose queues the mqueue mounts list. */
+static void observe_mounts(const struct nsview *v)
 {
-	whose(v->mnt_old, v->old_lists, sizeof(v->old_lists));
+	char lists[16];
+
+	if (v->old_mounted) {
+		whose(v->mnt_old, lists, sizeof(lists));
+		aw_observe(v->ctx, "old_mount_after_unshare", "%s", lists);
+	} else {
+		aw_unobserved(v->ctx, "old_mount_after_unshare", "mounting mqueue here failed");
+	}
 	if (mkdir(v->mnt_new, 0700) == 0 &&
 	    mount("mqueue", v->mnt_new, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
-		whose(v->mnt_new, v->new_lists, sizeof(v->new_lists));
+		whose(v->mnt_new, lists, sizeof(lists));
 	else
-		snprintf(v->new_lists, sizeof(v->new_lists), "%s", mqu_errname(errno));
+		snprintf(lists, sizeof(lists), "%s", aw_errname(errno));
+	aw_observe(v->ctx, "new_mount_after_unshare", "%s", lists);
+}
+
+/* In the new namespace: the knobs it starts from, and what they follow. */
+static void observe_fresh(struct aw_ctx *ctx)
+{
+	bool all_read = true, is_default = true, is_parent = true;
+
+	for (int i = 0; i < NKNOBS; i++) {
+		long long value;
+		int rc = aw_ipc_sysctl_read(knobs[i], &value);
+		if (rc) {
+			aw_unobserved(ctx, fresh_obs[i], "reading in the new namespace: %s",
+				      aw_errname(rc));
+			all_read = false;
+			continue;
+		}
+		aw_observe_long(ctx, fresh_obs[i], value);
+		is_default = is_default && value == compiled_in[i];
+		is_parent = is_parent && value == tuned[i];
+	}
+	if (!all_read)
+		aw_unobserved(ctx, "fresh_follows", "not every knob could be read");
+	else
+		aw_observe(ctx, "fresh_follows", "%s", is_default ? "compiled_in" :
+			   is_parent ? "parent" : "other");
 }
 
 static int ns_child(void *arg)
@@ -114,13 +146,12 @@ static int ns_child(void *arg)
 		v->unshare_rc = -errno;
 		return 1;
 	}
-	for (int i = 0; i < NKNOBS; i++)
-		v->knob_rc[i] = aw_ipc_sysctl_read(knobs[i], &v->knob[i]);
+	observe_fresh(v->ctx);
 	v->parent_q_rc = (int)mqu_rc(mq_open(PARENT_Q, O_RDONLY));
 	v->same_q_rc = mqu_open_new(SAME_Q, O_RDWR, 0600, &(struct mqu_shape){ 1, 16 });
 	v->child_q_rc = mqu_open_new(CHILD_Q, O_RDWR, 0600, &(struct mqu_shape){ 1, 16 });
 	v->write_rc = aw_ipc_sysctl_write(v->ctx, MQU_KNOB_MSG_MAX, 33);
-	child_mounts(v);
+	observe_mounts(v);
 	if (write(v->ready[1], "r", 1) != 1 || read(v->go[0], &c, 1) != 1)
 		return 1;
 	if (aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &v->msg_max_after) != 0)
@@ -128,44 +159,22 @@ static int ns_child(void *arg)
 	return 0;
 }
 
-static void report_fresh(struct aw_ctx *ctx, const struct nsview *v)
-{
-	bool all_read = true, is_default = true, is_parent = true;
-
-	for (int i = 0; i < NKNOBS; i++) {
-		if (v->knob_rc[i]) {
-			aw_unobserved(ctx, fresh_obs[i], "reading in the new namespace: %s",
-				      mqu_errname(v->knob_rc[i]));
-			all_read = false;
-			continue;
-		}
-		aw_observe_long(ctx, fresh_obs[i], v->knob[i]);
-		is_default = is_default && v->knob[i] == compiled_in[i];
-		is_parent = is_parent && v->knob[i] == tuned[i];
-	}
-	if (!all_read)
-		aw_unobserved(ctx, "fresh_follows", "not every knob could be read");
-	else
-		aw_observe(ctx, "fresh_follows", "%s", is_default ? "compiled_in" :
-			   is_parent ? "parent" : "other");
-}
-
 static void report_queues(struct aw_ctx *ctx, const struct nsview *v, int parent_sees_child,
 			  int same_q)
 {
 	aw_expect(ctx, "queue_invisible_in_new_ns", v->parent_q_rc == -ENOENT,
 		  "the child opening %s of the creating namespace: %s", PARENT_Q,
-		  mqu_errname(v->parent_q_rc < 0 ? v->parent_q_rc : 0));
+		  aw_errname(v->parent_q_rc < 0 ? v->parent_q_rc : 0));
 	if (v->child_q_rc < 0)
 		aw_error(ctx, "queue_invisible_from_parent", "creating %s in the new namespace: %s",
-			 CHILD_Q, mqu_errname(v->child_q_rc));
+			 CHILD_Q, aw_errname(v->child_q_rc));
 	else
 		aw_expect(ctx, "queue_invisible_from_parent", parent_sees_child == -ENOENT,
 			  "opening the child's %s here: %s", CHILD_Q,
-			  mqu_errname(parent_sees_child < 0 ? parent_sees_child : 0));
+			  aw_errname(parent_sees_child < 0 ? parent_sees_child : 0));
 	aw_expect(ctx, "same_name_independent", same_q >= 0 && v->same_q_rc >= 0,
 		  "O_CREAT | O_EXCL of %s here: %s, in the new namespace: %s", SAME_Q,
-		  mqu_errname(same_q < 0 ? same_q : 0), mqu_errname(v->same_q_rc < 0 ? v->same_q_rc : 0));
+		  aw_errname(same_q < 0 ? same_q : 0), aw_errname(v->same_q_rc < 0 ? v->same_q_rc : 0));
 }
 
 /* While the child waits: what this namespace sees, then a knob write. */
@@ -211,49 +220,43 @@ static int setup(struct aw_ctx *ctx, struct nsview *v, int *parent_q, int *same_
 
 static void ipcns_run(struct aw_ctx *ctx)
 {
-	struct nsview *v = mqu_shared_alloc(sizeof(*v));
+	struct nsview *v = aw_shared_alloc(sizeof(*v));
 	int parent_q = -1, same_q = -1, sees_child, status;
 	long long mm;
 
 	if (!aw_private_ipc(ctx)) {
 		aw_skip_rest(ctx, "%s", "not in a private IPC namespace: knobs must not be written");
-		mqu_shared_free(v, sizeof(*v));
+		aw_shared_free(v, sizeof(*v));
 		return;
 	}
 	int rc = v ? setup(ctx, v, &parent_q, &same_q) : -ENOMEM;
-	pid_t pid = rc ? rc : mqu_child_start(ns_child, v);
+	pid_t pid = rc ? rc : aw_child_start(ns_child, v);
 	if (pid < 0) {
 		aw_error_rest(ctx, "tuning the knobs or starting the child: %s",
-			      rc == AW_IPC_SYSCTL_REFUSED ? aw_ipc_sysctl_strerror(rc) : mqu_errname((int)pid));
-		mqu_shared_free(v, sizeof(*v));
+			      rc == AW_IPC_SYSCTL_REFUSED ? aw_ipc_sysctl_strerror(rc) : aw_errname((int)pid));
+		aw_shared_free(v, sizeof(*v));
 		return;
 	}
 	parent_side(ctx, v, &sees_child, &mm);
 	if (write(v->go[1], "g", 1) != 1)
 		kill(pid, SIGKILL);
-	status = mqu_child_wait(pid, 3000);
+	status = aw_child_wait(pid, 3000);
 	if (status != 0 || sees_child == -ETIMEDOUT) {
 		aw_error_rest(ctx, "the child in the new namespace failed: %s", v->unshare_rc ?
-			      mqu_errname(v->unshare_rc) : status < 0 ? mqu_errname(status) : "error");
+			      aw_errname(v->unshare_rc) : status < 0 ? aw_errname(status) : "error");
 	} else {
 		report_queues(ctx, v, sees_child, same_q);
 		aw_expect(ctx, "sysctls_isolated", v->write_rc == 0 && mm == 42 && v->msg_max_after == 33,
 			  "the child set msg_max 33 (%s), here it stayed %lld (expected 42); this "
 			  "namespace set 44, the child then read %lld (expected 33)",
 			  aw_ipc_sysctl_strerror(v->write_rc), mm, v->msg_max_after);
-		report_fresh(ctx, v);
-		if (v->old_mounted)
-			aw_observe(ctx, "old_mount_after_unshare", "%s", v->old_lists);
-		else
-			aw_unobserved(ctx, "old_mount_after_unshare", "mounting mqueue here failed");
-		aw_observe(ctx, "new_mount_after_unshare", "%s", v->new_lists);
 	}
 	if (parent_q >= 0)
 		mq_close(parent_q);
 	if (same_q >= 0)
 		mq_close(same_q);
 	umount2(v->mnt_old, MNT_DETACH);
-	mqu_shared_free(v, sizeof(*v));
+	aw_shared_free(v, sizeof(*v));
 }
 
 static const char *const ipcns_tags[] = {

@@ -11,25 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 const char *const mqu_kconfig[] = { "CONFIG_POSIX_MQUEUE", "CONFIG_POSIX_MQUEUE_SYSCTL",
 				    "CONFIG_IPC_NS", NULL };
-
-const char *mqu_errname(int err)
-{
-	static __thread char buf[24];
-	const char *name;
-
-	if (err == 0)
-		return "success";
-	if (err < 0)
-		err = -err;
-	name = strerrorname_np(err);
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
-}
 
 static int open_queue(const char *name, const struct mqu_shape *shape, mqd_t *q)
 {
@@ -147,15 +135,6 @@ int mqu_rlimit_restore_soft(void)
 	int rc = mqu_rlimit_get(&rl);
 
 	return rc ? rc : mqu_rlimit_set_soft(rl.rlim_max);
-}
-
-void mqu_observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
-		    const char *what)
-{
-	if (rc == 0)
-		aw_observe_long(ctx, obs, value);
-	else
-		aw_unobserved(ctx, obs, "%s failed: %s", what, mqu_errname(rc));
 }
 
 int mqu_first_true(long long lo, long long hi, mqu_pred_fn pred, void *arg,
@@ -337,22 +316,6 @@ const char *mqu_poll_names(unsigned events, char *buf, size_t len)
 	return buf;
 }
 
-int mqu_parse_proc_syscall(const char *text, long *nr)
-{
-	char *end;
-
-	if (!text)
-		return -EINVAL;
-	if (strncmp(text, "running", 7) == 0)
-		return -EAGAIN;
-	errno = 0;
-	long v = strtol(text, &end, 10);
-	if (errno || end == text || (*end != ' ' && *end != '\n' && *end != '\0'))
-		return -EINVAL;
-	*nr = v;
-	return 0;
-}
-
 void mqu_expected_order(const unsigned *prio, size_t n, size_t *order)
 {
 	/* Insertion sort: stable, and n is a handful. */
@@ -364,4 +327,24 @@ void mqu_expected_order(const unsigned *prio, size_t n, size_t *order)
 		}
 		order[j] = i;
 	}
+}
+
+int mqu_notify_netlink(mqd_t q)
+{
+	static char cookie[32]; /* NOTIFY_COOKIE_LEN, include/uapi/linux/mqueue.h */
+	struct sigevent ev;
+	int sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (sock < 0)
+		return -errno;
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD;
+	ev.sigev_signo = sock;
+	ev.sigev_value.sival_ptr = cookie;
+	if (syscall(SYS_mq_notify, q, &ev) != 0) {
+		int rc = -errno;
+		close(sock);
+		return rc;
+	}
+	return sock;
 }

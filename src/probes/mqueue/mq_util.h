@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers the mqueue probes share: queue creation that leaves nothing
- * behind, RLIMIT_MSGQUEUE and capability handling, errno names, child
- * processes with another identity or in new namespaces (mq_proc.c),
- * signals and deadlines, and the pure logic (searches, formula fitting,
- * classification, parsers) the unit tests exercise without a kernel. */
+ * behind, RLIMIT_MSGQUEUE handling, notification through netlink, and
+ * the pure logic (searches, formula fitting, classification, parsers)
+ * the unit tests exercise without a kernel.  Children, identities,
+ * signals and errno names come from the probe library (src/lib/). */
 #ifndef ABIWATCH_MQ_UTIL_H
 #define ABIWATCH_MQ_UTIL_H
 
-#include "../../core/probe.h"
+#include "core/probe.h"
+#include "lib/child.h"
+#include "lib/errname.h"
+#include "lib/signals.h"
 
 #include <errno.h>
 #include <mqueue.h>
@@ -43,21 +46,11 @@ extern const struct aw_probe mq_noattr_probes[], mq_attr_probes[], mq_rlimit_pro
 /* The kconfig list most probes declare. */
 extern const char *const mqu_kconfig[];
 
-/* An unprivileged identity for the probes' children (nobody on Debian),
- * and a second one for "another user". */
-#define MQU_NOBODY   65534
-#define MQU_NOBODY2  65533
-
 /* The shape of a queue. */
 struct mqu_shape {
 	long maxmsg;
 	long msgsize;
 };
-
-/* ---- errno names ---- */
-
-/* "EINVAL" for EINVAL or -EINVAL, "success" for 0. */
-const char *mqu_errname(int err);
 
 /* ---- queues ---- */
 
@@ -95,69 +88,6 @@ int mqu_rlimit_get(struct rlimit *rl);          /* 0 or -errno */
 int mqu_rlimit_set_soft(rlim_t soft);           /* keeps the hard limit */
 int mqu_rlimit_restore_soft(void);              /* soft = hard */
 
-/* ---- child processes (mq_proc.c) ---- */
-
-/* A child runs fn(arg) and _exits with its return value (0..255); it is
- * killed with the probe (PR_SET_PDEATHSIG).  A child must not call the
- * aw_* reporting functions: results go back through its exit status or
- * memory from mqu_shared_alloc(). */
-typedef int (*mqu_child_fn)(void *arg);
-/* The child's pid, or -errno. */
-pid_t mqu_child_start(mqu_child_fn fn, void *arg);
-/* Wait up to timeout_ms: the exit status (0..255), 128 + N when killed
- * by signal N, -ETIMEDOUT (then it is killed and reaped), or -errno. */
-int mqu_child_wait(pid_t pid, int timeout_ms);
-/* Start and wait. */
-int mqu_child_run(mqu_child_fn fn, void *arg, int timeout_ms);
-/* Zeroed memory shared with children forked afterwards; NULL on failure. */
-void *mqu_shared_alloc(size_t size);
-void mqu_shared_free(void *p, size_t size);
-
-/* Become ruid/euid (and the gid of the same numbers) for real, effective
- * and saved ids, with no supplementary groups.  Leaving uid 0 this way
- * clears every capability.  The process stays dumpable, so that its
- * /proc/self files (uid_map) remain its own.  0 or -errno (-EINVAL: the
- * id is not mapped in this user namespace). */
-int mqu_become_user(uid_t ruid, uid_t euid);
-/* unshare(CLONE_NEWUSER | extra_flags) and map uid and gid 0 of the new
- * namespace to the caller's effective ids.  0 or -errno. */
-int mqu_enter_userns(int extra_flags);
-/* Why a child could not become MQU_NOBODY: a message for a skip. */
-const char *mqu_become_user_why(int rc);
-/* In a child: mqu_become_user(), or _exit(MQU_EXIT_BECOME + errno). */
-#define MQU_EXIT_BECOME 64
-void mqu_child_become(uid_t ruid, uid_t euid);
-/* The -errno of a child that ended that way, or 0. */
-int mqu_become_failed(int status);
-
-/* Wait up to timeout_ms until pid sleeps in system call nr (from
- * /proc/PID/syscall).  0, -ETIMEDOUT, or -errno. */
-int mqu_wait_blocked(pid_t pid, long nr, int timeout_ms);
-
-/* ---- signals and time (mq_proc.c) ---- */
-
-/* Block sig, so that a notification stays pending for mqu_wait_signal(). */
-int mqu_block_signal(int sig);
-/* Wait up to ms for the blocked sig: 1 with *si set, 0 when it did not
- * come, -errno. */
-int mqu_wait_signal(int sig, int ms, siginfo_t *si);
-/* Discard every pending instance of the blocked sig. */
-void mqu_flush_signal(int sig);
-/* An absolute CLOCK_REALTIME deadline ms from now (negative: in the past). */
-struct timespec mqu_deadline_ms(long ms);
-/* CLOCK_REALTIME now is at or past t. */
-bool mqu_realtime_reached(const struct timespec *t);
-void mqu_sleep_ms(long ms);
-/* A handler counting its calls in mqu_signal_count, installed with
- * sigaction() and the given flags (0 or SA_RESTART). */
-extern volatile sig_atomic_t mqu_signal_count;
-int mqu_count_signal(int sig, int flags);
-/* Deliver SIGALRM every ms, the first after ms (setitimer), so that one
- * lands while a call blocks however late the call starts; 0 or -errno. */
-int mqu_alarm_ms(long ms);
-/* Stop it. */
-void mqu_alarm_cancel(void);
-
 /* ---- notification ---- */
 
 /* Register for SIGEV_THREAD the way the kernel sees it: a netlink socket
@@ -165,12 +95,6 @@ void mqu_alarm_cancel(void);
  * library's SIGEV_THREAD is built on this).  The socket (to be closed by
  * the caller after mq_notify(q, NULL)) or -errno. */
 int mqu_notify_netlink(mqd_t q);
-
-/* ---- reporting ---- */
-
-/* Report an observation from a 0/-errno result: the value, or why not. */
-void mqu_observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
-		    const char *what);
 
 /* ---- pure logic ---- */
 
@@ -243,10 +167,6 @@ void mqu_format_mqfs(const struct mqu_mqfs *m, char *buf, size_t len);
 /* poll(2) event bits as names joined by '|' ("POLLIN|POLLRDNORM"), "0"
  * for none; unknown bits as hex. */
 const char *mqu_poll_names(unsigned events, char *buf, size_t len);
-
-/* The system call number in the text of /proc/PID/syscall: 0 with *nr,
- * -EAGAIN when the task is "running" (not in a call), -EINVAL otherwise. */
-int mqu_parse_proc_syscall(const char *text, long *nr);
 
 /* The order in which a queue must return n messages sent with prio[i]
  * (highest priority first, FIFO among equals): order[k] is the index of

@@ -84,12 +84,12 @@ static void check_file(struct aw_ctx *ctx, const struct fs *fs)
 	bool listed = dir_lists(fs->dir, QBASE);
 
 	aw_expect(ctx, "queue_is_file", rc == 0 && S_ISREG(st.st_mode) && listed,
-		  "stat %s: %s%s; readdir %s it", fs->file, mqu_errname(rc),
+		  "stat %s: %s%s; readdir %s it", fs->file, aw_errname(rc),
 		  rc == 0 && !S_ISREG(st.st_mode) ? " (not a regular file)" : "",
 		  listed ? "lists" : "does not list");
 	if (rc) {
-		aw_error(ctx, "mode_from_open", "stat: %s", mqu_errname(rc));
-		aw_unobserved(ctx, "file_size", "stat: %s", mqu_errname(rc));
+		aw_error(ctx, "mode_from_open", "stat: %s", aw_errname(rc));
+		aw_unobserved(ctx, "file_size", "stat: %s", aw_errname(rc));
 	} else {
 		aw_expect(ctx, "mode_from_open", (st.st_mode & 07777) == 0644,
 			  "created with mode 0666 under umask 022: %04o", st.st_mode & 07777);
@@ -98,7 +98,7 @@ static void check_file(struct aw_ctx *ctx, const struct fs *fs)
 	if (stat(fs->dir, &root) == 0)
 		aw_observe(ctx, "dir_mode", "%o", root.st_mode & 07777);
 	else
-		aw_unobserved(ctx, "dir_mode", "stat: %s", mqu_errname(errno));
+		aw_unobserved(ctx, "dir_mode", "stat: %s", aw_errname(errno));
 }
 
 static void check_contents(struct aw_ctx *ctx, const struct fs *fs, mqd_t q)
@@ -113,13 +113,13 @@ static void check_contents(struct aw_ctx *ctx, const struct fs *fs, mqd_t q)
 	if (rc == 0)
 		rc = read_contents(fs, &m, &len);
 	aw_expect(ctx, "contents_format", rc == 0, "%s", rc == -EINVAL ?
-		  "the text does not have the documented form" : mqu_errname(rc));
+		  "the text does not have the documented form" : aw_errname(rc));
 	if (rc) {
 		static const char *const obs[] = { "contents_length", "contents.idle", "qsize",
 						   "qsize_counts", "qsize_era" };
 		for (size_t i = 0; i < AW_ARRAY_SIZE(obs); i++)
 			aw_unobserved(ctx, obs[i], "sending or reading the file failed: %s",
-				      mqu_errname(rc));
+				      aw_errname(rc));
 		mqu_drain(q);
 		return;
 	}
@@ -168,7 +168,7 @@ static void check_notify_fields(struct aw_ctx *ctx, const struct fs *fs, mqd_t q
 		int rc = contents_with(fs, q, kinds[i], &m[i]);
 		if (rc) {
 			aw_error(ctx, "notify_fields", "registering sigev_notify %d or reading: %s",
-				 kinds[i], mqu_errname(rc));
+				 kinds[i], aw_errname(rc));
 			aw_unobserved(ctx, "contents.signal", "a registration failed");
 			aw_unobserved(ctx, "contents.thread", "a registration failed");
 			return;
@@ -191,7 +191,6 @@ static void check_notify_fields(struct aw_ctx *ctx, const struct fs *fs, mqd_t q
 static int creator_child(void *arg)
 {
 	(void)arg;
-	mqu_child_become(MQU_NOBODY2, MQU_NOBODY);
 	return mqu_open_new("/aw_fs_user", O_RDWR, 0600, &(struct mqu_shape){ 1, 16 }) < 0;
 }
 
@@ -199,40 +198,46 @@ static void check_owner(struct aw_ctx *ctx, const struct fs *fs)
 {
 	char path[128];
 	struct stat st;
-	int status = mqu_child_run(creator_child, NULL, 2000);
+	int refused;
+	int status = aw_child_run_as(AW_NOBODY2, AW_NOBODY, creator_child, NULL, 2000, &refused);
 
-	if (mqu_become_failed(status)) {
-		aw_skip(ctx, "owner_creator", "%s", mqu_become_user_why(mqu_become_failed(status)));
+	if (refused) {
+		aw_skip(ctx, "owner_creator", "%s", aw_become_user_why(refused));
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/aw_fs_user", fs->dir);
 	int rc = status ? -EIO : stat(path, &st) == 0 ? 0 : -errno;
-	aw_expect(ctx, "owner_creator", rc == 0 && st.st_uid == MQU_NOBODY && st.st_gid == MQU_NOBODY,
+	aw_expect(ctx, "owner_creator", rc == 0 && st.st_uid == AW_NOBODY && st.st_gid == AW_NOBODY,
 		  "a queue created with real uid %d, effective uid and gid %d: %s, owner %d:%d",
-		  MQU_NOBODY2, MQU_NOBODY, mqu_errname(rc), rc ? -1 : (int)st.st_uid,
+		  AW_NOBODY2, AW_NOBODY, aw_errname(rc), rc ? -1 : (int)st.st_uid,
 		  rc ? -1 : (int)st.st_gid);
 	mq_unlink("/aw_fs_user");
 }
 
-/* 0 when uid 65534 could open the queue for reading, 1 when not. */
+/* As uid 65534: 0 when it could open the queue for reading, 1 when not. */
 static int reader_child(void *arg)
 {
 	(void)arg;
-	mqu_child_become(MQU_NOBODY, MQU_NOBODY);
 	mqd_t q = mq_open(QNAME, O_RDONLY);
 	return q == (mqd_t)-1 ? 1 : 0;
 }
 
+static int read_as_nobody(int *refused)
+{
+	return aw_child_run_as(AW_NOBODY, AW_NOBODY, reader_child, NULL, 2000, refused);
+}
+
 static void observe_chmod(struct aw_ctx *ctx, const struct fs *fs)
 {
-	int before = mqu_child_run(reader_child, NULL, 2000);
+	int refused, again;
+	int before = read_as_nobody(&refused);
 	int rc = chmod(fs->file, 0600) == 0 ? 0 : -errno;
-	int after = rc ? rc : mqu_child_run(reader_child, NULL, 2000);
+	int after = rc ? rc : read_as_nobody(&again);
 
-	if (mqu_become_failed(before))
-		aw_unobserved(ctx, "chmod_applies", "%s", mqu_become_user_why(mqu_become_failed(before)));
+	if (refused)
+		aw_unobserved(ctx, "chmod_applies", "%s", aw_become_user_why(refused));
 	else if (rc || before < 0 || after < 0)
-		aw_unobserved(ctx, "chmod_applies", "chmod or the child: %s", mqu_errname(rc ? rc : -EIO));
+		aw_unobserved(ctx, "chmod_applies", "chmod or the child: %s", aw_errname(rc ? rc : -EIO));
 	else
 		aw_observe(ctx, "chmod_applies", "%s", before == 0 && after == 1 ? "yes" : "no");
 }
@@ -245,8 +250,8 @@ static void check_unlink(struct aw_ctx *ctx, const struct fs *fs, mqd_t q)
 
 	aw_expect(ctx, "unlink_through_fs", rc == 0 && again == -ENOENT && send == 0,
 		  "unlink: %s; mq_open afterwards: %s (expected ENOENT); mq_send on the open "
-		  "descriptor: %s", mqu_errname(rc), mqu_errname(again < 0 ? again : 0),
-		  mqu_errname(send));
+		  "descriptor: %s", aw_errname(rc), aw_errname(again < 0 ? again : 0),
+		  aw_errname(send));
 	if (again >= 0)
 		mq_close(again);
 }
@@ -259,13 +264,13 @@ static void observe_create(struct aw_ctx *ctx, const struct fs *fs)
 	snprintf(path, sizeof(path), "%s/aw_fs_made", fs->dir);
 	int fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		aw_observe(ctx, "create_through_fs", "%s", mqu_errname(errno));
+		aw_observe(ctx, "create_through_fs", "%s", aw_errname(errno));
 		return;
 	}
 	int q = (int)mqu_rc(mq_open("/aw_fs_made", O_RDONLY));
 	int rc = q < 0 ? q : mqu_getattr(q, &a);
 	if (rc)
-		aw_observe(ctx, "create_through_fs", "a file mq_open cannot use (%s)", mqu_errname(rc));
+		aw_observe(ctx, "create_through_fs", "a file mq_open cannot use (%s)", aw_errname(rc));
 	else
 		aw_observe(ctx, "create_through_fs", "queue %ldx%ld", (long)a.mq_maxmsg,
 			   (long)a.mq_msgsize);
@@ -282,18 +287,18 @@ static void mqueuefs_run(struct aw_ctx *ctx)
 	snprintf(fs.dir, sizeof(fs.dir), "%s/aw-mqueuefs", aw_tmpdir(ctx));
 	snprintf(fs.file, sizeof(fs.file), "%s/%s", fs.dir, QBASE);
 	if (mkdir(fs.dir, 0700) != 0 && errno != EEXIST) {
-		aw_error_rest(ctx, "mkdir %s: %s", fs.dir, mqu_errname(errno));
+		aw_error_rest(ctx, "mkdir %s: %s", fs.dir, aw_errname(errno));
 		return;
 	}
 	if (mount("mqueue", fs.dir, "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) {
-		aw_skip_rest(ctx, "mounting an mqueue filesystem on %s: %s", fs.dir, mqu_errname(errno));
+		aw_skip_rest(ctx, "mounting an mqueue filesystem on %s: %s", fs.dir, aw_errname(errno));
 		return;
 	}
 	aw_pass(ctx, "mountable");
 	umask(022);
 	int q = mqu_open_new(QNAME, O_RDWR, 0666, &(struct mqu_shape){ 4, 16 });
 	if (q < 0) {
-		aw_error_rest(ctx, "creating %s: %s", QNAME, mqu_errname(q));
+		aw_error_rest(ctx, "creating %s: %s", QNAME, aw_errname(q));
 		umount2(fs.dir, MNT_DETACH);
 		return;
 	}

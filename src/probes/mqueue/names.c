@@ -76,12 +76,12 @@ static void expect_errno(struct aw_ctx *ctx, const char *check, int got, int wan
 			 const char *what)
 {
 	aw_expect(ctx, check, got == -want, "%s: expected %s, got %s", what,
-		  mqu_errname(want), mqu_errname(got));
+		  aw_errname(want), aw_errname(got));
 }
 
 static void observe_formats(struct aw_ctx *ctx)
 {
-	aw_observe(ctx, "no_leading_slash.libc", "%s", mqu_errname(libc_create("aw_noslash")));
+	aw_observe(ctx, "no_leading_slash.libc", "%s", aw_errname(libc_create("aw_noslash")));
 	/* The kernel sees the name after the C library removed the slash. */
 	long fd = syscall(SYS_mq_open, "aw_noslash", O_RDWR | O_CREAT | O_EXCL, 0600, NULL);
 	int rc = fd < 0 ? -errno : 0;
@@ -89,10 +89,10 @@ static void observe_formats(struct aw_ctx *ctx)
 		close((int)fd);
 		syscall(SYS_mq_unlink, "aw_noslash");
 	}
-	aw_observe(ctx, "no_leading_slash.syscall", "%s", mqu_errname(rc));
+	aw_observe(ctx, "no_leading_slash.syscall", "%s", aw_errname(rc));
 	expect_errno(ctx, "eacces_second_slash", libc_create("/aw/x"), EACCES, "\"/aw/x\"");
 	expect_errno(ctx, "einval_empty", libc_create(""), EINVAL, "\"\"");
-	aw_observe(ctx, "slash_alone", "%s", mqu_errname(libc_create("/")));
+	aw_observe(ctx, "slash_alone", "%s", aw_errname(libc_create("/")));
 }
 
 static void check_name_max(struct aw_ctx *ctx)
@@ -102,7 +102,7 @@ static void check_name_max(struct aw_ctx *ctx)
 	long_name(name, NAME_MAX);
 	int rc = libc_create(name);
 	aw_expect(ctx, "name_max_accepted", rc == 0, "a %d-character name: %s", NAME_MAX,
-		  mqu_errname(rc));
+		  aw_errname(rc));
 	long_name(name, NAME_MAX + 1);
 	expect_errno(ctx, "enametoolong", libc_create(name), ENAMETOOLONG,
 		     "a name of NAME_MAX + 1 characters");
@@ -119,8 +119,8 @@ static void check_existence(struct aw_ctx *ctx)
 		     "mq_unlink of a name that does not exist");
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
 	if (q < 0) {
-		aw_error(ctx, "eexist_with_excl", "creating %s: %s", QNAME, mqu_errname(q));
-		aw_error(ctx, "access_mode_3", "creating %s: %s", QNAME, mqu_errname(q));
+		aw_error(ctx, "eexist_with_excl", "creating %s: %s", QNAME, aw_errname(q));
+		aw_error(ctx, "access_mode_3", "creating %s: %s", QNAME, aw_errname(q));
 		return;
 	}
 	int rc = (int)mqu_rc(mq_open(QNAME, O_RDWR | O_CREAT | O_EXCL, 0600, NULL));
@@ -130,90 +130,77 @@ static void check_existence(struct aw_ctx *ctx)
 	rc = (int)mqu_rc(mq_open(QNAME, O_WRONLY | O_RDWR));
 	if (rc >= 0)
 		mq_close(rc);
-	aw_observe(ctx, "access_mode_3", "%s", mqu_errname(rc < 0 ? rc : 0));
+	aw_observe(ctx, "access_mode_3", "%s", aw_errname(rc < 0 ? rc : 0));
 	mq_close(q);
 	mq_unlink(QNAME);
 }
 
-/* In a child that is uid 65534: the errno of each open, as one byte each. */
+/* What uid 65534 tries on the queues of uid 0, and the errno each must give. */
 struct access_try {
 	const char *name;
 	int oflag;
+	int want;
 };
 
 static const struct access_try access_tries[] = {
-	{ "/aw_mode_0640", O_RDONLY }, /* other may not read */
-	{ "/aw_mode_0640", O_WRONLY },
-	{ "/aw_mode_0604", O_RDONLY }, /* other may read */
-	{ "/aw_mode_0604", O_WRONLY },
-	{ "/aw_mode_0604", O_RDWR },
+	{ "/aw_mode_0640", O_RDONLY, EACCES }, /* other may not read */
+	{ "/aw_mode_0640", O_WRONLY, EACCES },
+	{ "/aw_mode_0604", O_RDONLY, 0 },      /* other may read */
+	{ "/aw_mode_0604", O_WRONLY, EACCES },
+	{ "/aw_mode_0604", O_RDWR, EACCES },
 };
 
-struct access_result {
-	int become; /* mqu_become_user() */
-	int rc[AW_ARRAY_SIZE(access_tries)];
-	int unlink_rc;
-};
-
-static int access_child(void *arg)
+/* As uid 65534: each open gives what the mode bits call for. */
+static void check_mode_bits(struct aw_ctx *ctx)
 {
-	struct access_result *r = arg;
-
-	if ((r->become = mqu_become_user(MQU_NOBODY, MQU_NOBODY)) != 0)
-		return 1;
 	for (size_t i = 0; i < AW_ARRAY_SIZE(access_tries); i++) {
-		mqd_t q = mq_open(access_tries[i].name, access_tries[i].oflag);
-		r->rc[i] = q == (mqd_t)-1 ? -errno : 0;
+		const struct access_try *t = &access_tries[i];
+		mqd_t q = mq_open(t->name, t->oflag);
+		int rc = q == (mqd_t)-1 ? -errno : 0;
 		if (q != (mqd_t)-1)
 			mq_close(q);
-	}
-	r->unlink_rc = (int)mqu_rc(mq_unlink("/aw_mode_0604"));
-	return 0;
-}
-
-static void report_access(struct aw_ctx *ctx, const struct access_result *r)
-{
-	static const int want[] = { EACCES, EACCES, 0, EACCES, EACCES };
-
-	for (size_t i = 0; i < AW_ARRAY_SIZE(access_tries); i++) {
-		if (r->rc[i] == -want[i])
+		if (rc == -t->want)
 			continue;
 		aw_fail(ctx, "eacces_mode_bits", "uid %d opening %s (owned by uid 0) with %s: "
-			"expected %s, got %s", MQU_NOBODY, access_tries[i].name,
-			access_tries[i].oflag == O_RDONLY ? "O_RDONLY" :
-			access_tries[i].oflag == O_WRONLY ? "O_WRONLY" : "O_RDWR",
-			mqu_errname(want[i]), mqu_errname(r->rc[i]));
-		goto unlink;
+			"expected %s, got %s", AW_NOBODY, t->name, t->oflag == O_RDONLY ? "O_RDONLY" :
+			t->oflag == O_WRONLY ? "O_WRONLY" : "O_RDWR", aw_errname(t->want),
+			aw_errname(rc));
+		return;
 	}
 	aw_pass(ctx, "eacces_mode_bits");
-unlink:
-	expect_errno(ctx, "unlink_eacces", r->unlink_rc, EACCES,
+}
+
+/* Runs as uid 65534 and reports both checks itself. */
+static int access_child(void *arg)
+{
+	struct aw_ctx *ctx = arg;
+
+	check_mode_bits(ctx);
+	expect_errno(ctx, "unlink_eacces", (int)mqu_rc(mq_unlink("/aw_mode_0604")), EACCES,
 		     "uid 65534 unlinking a queue of uid 0");
+	return 0;
 }
 
 static void check_access(struct aw_ctx *ctx)
 {
+	static const char *const checks[] = { "eacces_mode_bits", "unlink_eacces" };
 	int a = mqu_open_new("/aw_mode_0640", O_RDWR, 0640, &tiny);
 	int b = mqu_open_new("/aw_mode_0604", O_RDWR, 0604, &tiny);
-	struct access_result *r = mqu_shared_alloc(sizeof(*r));
-	int rc = a < 0 ? a : b < 0 ? b : r ? 0 : -ENOMEM;
+	int rc = a < 0 ? a : b < 0 ? b : 0;
+	int refused = 0;
 
 	/* The umask must not take bits away from the modes under test. */
 	if (rc == 0)
 		rc = fchmod(b, 0604) == 0 && fchmod(a, 0640) == 0 ? 0 : -errno;
 	if (rc == 0)
-		rc = mqu_child_run(access_child, r, 5000);
-	if (rc == 1 && r->become != 0) {
-		aw_skip(ctx, "eacces_mode_bits", "%s", mqu_become_user_why(r->become));
-		aw_skip(ctx, "unlink_eacces", "%s", mqu_become_user_why(r->become));
-	} else if (rc != 0) {
-		aw_error(ctx, "eacces_mode_bits", "setting up or running the child: %s",
-			 rc > 0 ? "it failed" : mqu_errname(rc));
-		aw_error(ctx, "unlink_eacces", "setting up or running the child");
-	} else {
-		report_access(ctx, r);
+		rc = aw_child_run_as(AW_NOBODY, AW_NOBODY, access_child, ctx, 5000, &refused);
+	for (size_t i = 0; i < AW_ARRAY_SIZE(checks); i++) {
+		if (refused)
+			aw_skip(ctx, checks[i], "%s", aw_become_user_why(refused));
+		else if (rc != 0 && !aw_reported(ctx, checks[i]))
+			aw_error(ctx, checks[i], "setting up or running the child: %s",
+				 rc > 0 ? "it failed" : aw_errname(rc));
 	}
-	mqu_shared_free(r, sizeof(*r));
 	if (a >= 0)
 		mq_close(a);
 	if (b >= 0)
@@ -228,7 +215,7 @@ static void check_emfile(struct aw_ctx *ctx)
 
 	mq_unlink(QNAME);
 	if (getrlimit(RLIMIT_NOFILE, &old) != 0) {
-		aw_error(ctx, "emfile_rlimit_nofile", "getrlimit: %s", mqu_errname(errno));
+		aw_error(ctx, "emfile_rlimit_nofile", "getrlimit: %s", aw_errname(errno));
 		aw_unobserved(ctx, "emfile_leaves_queue", "getrlimit failed");
 		return;
 	}
@@ -279,15 +266,15 @@ static void check_excl_race(struct aw_ctx *ctx)
 
 	mq_unlink(QNAME);
 	if (pipe(r.go) != 0) {
-		aw_error(ctx, "excl_exactly_one", "pipe: %s", mqu_errname(errno));
+		aw_error(ctx, "excl_exactly_one", "pipe: %s", aw_errname(errno));
 		return;
 	}
 	for (; started < RACERS; started++)
-		if ((pid[started] = mqu_child_start(racer_child, &r)) < 0)
+		if ((pid[started] = aw_child_start(racer_child, &r)) < 0)
 			break;
 	close(r.go[1]);
 	for (int i = 0; i < started; i++) {
-		int st = mqu_child_wait(pid[i], 5000);
+		int st = aw_child_wait(pid[i], 5000);
 		won += st == 0;
 		lost += st == 2;
 		other += st != 0 && st != 2;
@@ -309,7 +296,7 @@ static void check_cloexec(struct aw_ctx *ctx)
 	int fl = q < 0 ? q : fcntl(q, F_GETFD);
 
 	if (fl < 0)
-		aw_error(ctx, "closed_on_exec", "mq_open or fcntl: %s", mqu_errname(q < 0 ? q : -errno));
+		aw_error(ctx, "closed_on_exec", "mq_open or fcntl: %s", aw_errname(q < 0 ? q : -errno));
 	else
 		aw_expect(ctx, "closed_on_exec", fl & FD_CLOEXEC, "F_GETFD gives %#x", fl);
 	if (q >= 0)
@@ -329,7 +316,7 @@ static void check_close(struct aw_ctx *ctx)
 		closed = (int)mqu_rc(mq_close(p[0]));
 	}
 	aw_expect(ctx, "close_ebadf", bad == -EBADF && closed == -EBADF,
-		  "mq_close(-1): %s, of a closed descriptor: %s", mqu_errname(bad), mqu_errname(closed));
+		  "mq_close(-1): %s, of a closed descriptor: %s", aw_errname(bad), aw_errname(closed));
 }
 
 static void check_persists(struct aw_ctx *ctx)
@@ -344,7 +331,7 @@ static void check_persists(struct aw_ctx *ctx)
 	rc = q < 0 ? q : mqu_getattr(q, &a);
 	aw_expect(ctx, "persists_after_close", rc == 0 && a.mq_curmsgs == 1,
 		  "reopening after mq_close: %s, mq_curmsgs %ld (expected 1)",
-		  mqu_errname(rc), (long)a.mq_curmsgs);
+		  aw_errname(rc), (long)a.mq_curmsgs);
 	if (q >= 0)
 		mq_close(q);
 	mq_unlink(QNAME);
@@ -357,24 +344,24 @@ static void check_unlink_open(struct aw_ctx *ctx)
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
 
 	if (q < 0) {
-		aw_error(ctx, "unlink_while_open", "creating %s: %s", QNAME, mqu_errname(q));
-		aw_error(ctx, "unlink_name_gone", "creating %s: %s", QNAME, mqu_errname(q));
+		aw_error(ctx, "unlink_while_open", "creating %s: %s", QNAME, aw_errname(q));
+		aw_error(ctx, "unlink_name_gone", "creating %s: %s", QNAME, aw_errname(q));
 		return;
 	}
 	int rc = (int)mqu_rc(mq_unlink(QNAME));
 	int send = mqu_send(q, "old", 3, 0);
 	long got = mqu_recv(q, buf, sizeof(buf), NULL);
 	aw_expect(ctx, "unlink_while_open", rc == 0 && send == 0 && got == 3,
-		  "mq_unlink: %s; then mq_send: %s, mq_receive: %s", mqu_errname(rc),
-		  mqu_errname(send), got < 0 ? mqu_errname((int)got) : "success");
+		  "mq_unlink: %s; then mq_send: %s, mq_receive: %s", aw_errname(rc),
+		  aw_errname(send), got < 0 ? aw_errname((int)got) : "success");
 	mqu_send(q, "old", 3, 0);
 	int again = (int)mqu_rc(mq_open(QNAME, O_RDWR));
 	int fresh = mqu_open_new(QNAME, O_RDWR, 0600, &tiny);
 	int arc = fresh < 0 ? fresh : mqu_getattr(fresh, &a);
 	aw_expect(ctx, "unlink_name_gone", again == -ENOENT && arc == 0 && a.mq_curmsgs == 0,
 		  "reopening without O_CREAT: %s (expected ENOENT); O_CREAT | O_EXCL: %s with "
-		  "%ld messages (expected a new, empty queue)", mqu_errname(again < 0 ? again : 0),
-		  mqu_errname(arc), (long)a.mq_curmsgs);
+		  "%ld messages (expected a new, empty queue)", aw_errname(again < 0 ? again : 0),
+		  aw_errname(arc), (long)a.mq_curmsgs);
 	if (again >= 0)
 		mq_close(again);
 	if (fresh >= 0)

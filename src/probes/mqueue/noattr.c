@@ -79,7 +79,7 @@ static void check_rlimit_exceeded(struct aw_ctx *ctx, int fresh_rc,
 
 	if (fresh_rc) {
 		aw_error(ctx, c, "attr NULL failed already at the normal rlimit: %s",
-			 mqu_errname(fresh_rc));
+			 aw_errname(fresh_rc));
 		return;
 	}
 	/* One byte below the payload alone: whatever the kernel adds for
@@ -87,16 +87,16 @@ static void check_rlimit_exceeded(struct aw_ctx *ctx, int fresh_rc,
 	long long limit = (long long)fresh->maxmsg * fresh->msgsize - 1;
 	int rc = mqu_rlimit_set_soft((rlim_t)limit);
 	if (rc) {
-		aw_error(ctx, c, "setrlimit(RLIMIT_MSGQUEUE, %lld): %s", limit, mqu_errname(rc));
+		aw_error(ctx, c, "setrlimit(RLIMIT_MSGQUEUE, %lld): %s", limit, aw_errname(rc));
 		return;
 	}
 	rc = mqu_try_create(QNAME, NULL, NULL);
 	int rrc = mqu_rlimit_restore_soft();
 	if (rrc)
-		aw_note(ctx, "restoring RLIMIT_MSGQUEUE failed: %s", mqu_errname(rrc));
+		aw_note(ctx, "restoring RLIMIT_MSGQUEUE failed: %s", aw_errname(rrc));
 	aw_expect(ctx, c, rc == -EMFILE,
 		  "expected EMFILE for a %ldx%ld default queue with RLIMIT_MSGQUEUE %lld, got %s",
-		  fresh->maxmsg, fresh->msgsize, limit, mqu_errname(rc));
+		  fresh->maxmsg, fresh->msgsize, limit, aw_errname(rc));
 }
 
 /* The default knobs set below the maxima: does the queue follow them? */
@@ -139,7 +139,7 @@ static void observe_source(struct aw_ctx *ctx, const struct knobs *init,
 	struct mqu_trial lowered, raised;
 
 	if (fresh_rc) {
-		aw_unobserved(ctx, "source", "attr NULL failed: %s", mqu_errname(fresh_rc));
+		aw_unobserved(ctx, "source", "attr NULL failed: %s", aw_errname(fresh_rc));
 		aw_unobserved(ctx, "era", "no source was observed");
 		return;
 	}
@@ -183,6 +183,16 @@ static void check_clamp(struct aw_ctx *ctx, const struct knobs *init)
 		  "expected a 4x1024 queue, got %ldx%ld", got.maxmsg, got.msgsize);
 }
 
+/* An observation from a 0/-errno result: the value, or why not. */
+static void observe_rc(struct aw_ctx *ctx, const char *obs, int rc, long long value,
+		       const char *what)
+{
+	if (rc == 0)
+		aw_observe_long(ctx, obs, value);
+	else
+		aw_unobserved(ctx, obs, "%s failed: %s", what, aw_errname(rc));
+}
+
 static void noattr_run(struct aw_ctx *ctx)
 {
 	struct mqu_shape fresh = { 0, 0 };
@@ -196,12 +206,12 @@ static void noattr_run(struct aw_ctx *ctx)
 	/* The unprivileged path: with CAP_SYS_RESOURCE the checks differ. */
 	if ((rc = aw_drop_cap(CAP_SYS_RESOURCE)) != 0 ||
 	    (rc = read_knobs(&init)) != 0) {
-		aw_error_rest(ctx, "%s", mqu_errname(rc));
+		aw_error_rest(ctx, "%s", aw_errname(rc));
 		return;
 	}
 	int fresh_rc = mqu_try_create(QNAME, NULL, &fresh);
-	mqu_observe_rc(ctx, "maxmsg", fresh_rc, fresh.maxmsg, "mq_open(attr NULL)");
-	mqu_observe_rc(ctx, "msgsize", fresh_rc, fresh.msgsize, "mq_open(attr NULL)");
+	observe_rc(ctx, "maxmsg", fresh_rc, fresh.maxmsg, "mq_open(attr NULL)");
+	observe_rc(ctx, "msgsize", fresh_rc, fresh.msgsize, "mq_open(attr NULL)");
 	check_rlimit_exceeded(ctx, fresh_rc, &fresh);
 	observe_source(ctx, &init, fresh_rc, &fresh);
 	check_clamp(ctx, &init);

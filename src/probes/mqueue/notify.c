@@ -48,20 +48,13 @@ static int notify_signal(mqd_t q, int cookie)
 /* Whether SIGUSR1 comes within ms: 1 yes, 0 no, -errno. */
 static int signal_within(int ms, siginfo_t *si)
 {
-	return mqu_wait_signal(SIGUSR1, ms, si);
+	return aw_wait_signal(SIGUSR1, ms, si);
 }
 
-struct sender {
-	bool other_user; /* send as real uid 65534, effective 65533 */
-};
-
-/* 0 sent; 3 no queue; 4 mq_send failed; or mqu_child_become()'s exit. */
+/* 0 sent; 3 no queue; 4 mq_send failed. */
 static int sender_child(void *arg)
 {
-	const struct sender *s = arg;
-
-	if (s->other_user)
-		mqu_child_become(MQU_NOBODY, MQU_NOBODY2);
+	(void)arg;
 	mqd_t q = mq_open(QNAME, O_WRONLY);
 	if (q == (mqd_t)-1)
 		return 3;
@@ -77,41 +70,37 @@ static void report_siginfo(struct aw_ctx *ctx, const siginfo_t *si, pid_t sender
 	aw_expect(ctx, "si_pid_sender", si->si_pid == sender, "si_pid %d, the sender is %d",
 		  (int)si->si_pid, (int)sender);
 	if (become)
-		aw_skip(ctx, "si_uid_sender_real", "%s", mqu_become_user_why(become));
+		aw_skip(ctx, "si_uid_sender_real", "%s", aw_become_user_why(become));
 	else
-		aw_expect(ctx, "si_uid_sender_real", si->si_uid == MQU_NOBODY,
+		aw_expect(ctx, "si_uid_sender_real", si->si_uid == AW_NOBODY,
 			  "si_uid %u; the sender's real uid is %d, its effective %d",
-			  (unsigned)si->si_uid, MQU_NOBODY, MQU_NOBODY2);
+			  (unsigned)si->si_uid, AW_NOBODY, AW_NOBODY2);
 }
 
 static void check_delivery(struct aw_ctx *ctx, mqd_t q)
 {
 	static const char *const rest[] = { "signal_delivered", "si_code_mesgq", "si_value",
 					    "si_pid_sender", "si_uid_sender_real" };
-	struct sender s = { .other_user = true };
 	siginfo_t si;
+	int become = 0;
 	int rc = notify_signal(q, COOKIE);
-	pid_t pid = rc ? rc : mqu_child_start(sender_child, &s);
-	int status = pid < 0 ? (int)pid : mqu_child_wait(pid, 5000);
-	int become = mqu_become_failed(status);
+	/* Real uid 65534, effective 65533: si_uid must be the real one. */
+	pid_t pid = rc ? rc : aw_child_start_as(AW_NOBODY, AW_NOBODY2, sender_child, NULL, &become);
 
-	if (become) {
-		/* No unprivileged uid here: the same uid sends. */
-		s.other_user = false;
-		pid = mqu_child_start(sender_child, &s);
-		status = pid < 0 ? (int)pid : mqu_child_wait(pid, 5000);
-	}
+	if (become) /* No unprivileged uid here: the same uid sends. */
+		pid = aw_child_start(sender_child, NULL);
+	int status = pid < 0 ? (int)pid : aw_child_wait(pid, 5000);
 	if (status != 0) {
 		for (size_t i = 0; i < AW_ARRAY_SIZE(rest); i++)
 			aw_error(ctx, rest[i], "registering or the sending child failed: %s",
-				 status < 0 ? mqu_errname(status) : "child error");
+				 status < 0 ? aw_errname(status) : "child error");
 		mq_notify(q, NULL);
 		mqu_drain(q);
 		return;
 	}
 	int got = signal_within(COME_MS, &si);
 	if (aw_expect(ctx, "signal_delivered", got == 1, "no SIGUSR1 within %d ms (%s)", COME_MS,
-		      got < 0 ? mqu_errname(got) : "timed out"))
+		      got < 0 ? aw_errname(got) : "timed out"))
 		report_siginfo(ctx, &si, pid, become);
 	else
 		for (size_t i = 1; i < AW_ARRAY_SIZE(rest); i++)
@@ -136,11 +125,11 @@ static void check_empty_transition(struct aw_ctx *ctx, mqd_t q)
 	aw_expect(ctx, "only_empty_to_nonempty", early == 0 && late == 1,
 		  "registered on a queue holding 1 message: the second message %s; after "
 		  "draining, the next one %s", early == 1 ? "sent the signal" : early == 0 ?
-		  "sent nothing" : mqu_errname(early), late == 1 ? "sent it" : late == 0 ?
-		  "sent nothing" : mqu_errname(late));
+		  "sent nothing" : aw_errname(early), late == 1 ? "sent it" : late == 0 ?
+		  "sent nothing" : aw_errname(late));
 	mq_notify(q, NULL);
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 }
 
 static int receiver_child(void *arg)
@@ -155,30 +144,30 @@ static void check_blocked_receiver(struct aw_ctx *ctx, mqd_t q)
 {
 	siginfo_t si;
 	int rc = notify_signal(q, COOKIE);
-	pid_t pid = rc ? rc : mqu_child_start(receiver_child, &q);
+	pid_t pid = rc ? rc : aw_child_start(receiver_child, &q);
 
-	rc = pid < 0 ? (int)pid : mqu_wait_blocked(pid, SYS_mq_timedreceive, 2000);
+	rc = pid < 0 ? (int)pid : aw_wait_blocked(pid, SYS_mq_timedreceive, 2000);
 	if (rc == 0)
 		rc = mqu_send(q, "b", 1, 0);
-	int status = pid < 0 ? (int)pid : mqu_child_wait(pid, 2000);
+	int status = pid < 0 ? (int)pid : aw_child_wait(pid, 2000);
 	if (rc || status) {
 		aw_error(ctx, "not_sent_to_blocked_receiver", "the receiving child: %s",
-			 rc ? mqu_errname(rc) : "did not get the message");
+			 rc ? aw_errname(rc) : "did not get the message");
 		aw_error(ctx, "registration_survives_blocked_receiver", "the receiving child failed");
 	} else {
 		int got = signal_within(QUIET_MS, &si);
 		aw_expect(ctx, "not_sent_to_blocked_receiver", got == 0,
 			  "the message went to the blocked receiver, and SIGUSR1 %s",
-			  got == 1 ? "came anyway" : mqu_errname(got));
+			  got == 1 ? "came anyway" : aw_errname(got));
 		int next = mqu_send(q, "n", 1, 0);
 		int again = next ? next : signal_within(COME_MS, &si);
 		aw_expect(ctx, "registration_survives_blocked_receiver", again == 1,
 			  "the next message to the empty queue: %s", again == 0 ?
-			  "no signal" : mqu_errname(again));
+			  "no signal" : aw_errname(again));
 	}
 	mq_notify(q, NULL);
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 }
 
 static void check_one_shot(struct aw_ctx *ctx, mqd_t q)
@@ -197,14 +186,14 @@ static void check_one_shot(struct aw_ctx *ctx, mqd_t q)
 	int again = notify_signal(q, COOKIE);
 	aw_expect(ctx, "one_shot", first == 1 && second == 0 && again == 0,
 		  "first arrival: %s; second: %s (expected nothing); registering again: %s",
-		  first == 1 ? "signal" : mqu_errname(first), second == 1 ? "signal" :
-		  second == 0 ? "nothing" : mqu_errname(second), mqu_errname(again));
+		  first == 1 ? "signal" : aw_errname(first), second == 1 ? "signal" :
+		  second == 0 ? "nothing" : aw_errname(second), aw_errname(again));
 	mq_notify(q, NULL);
 }
 
 static void notify_run(struct aw_ctx *ctx)
 {
-	int rc = mqu_block_signal(SIGUSR1);
+	int rc = aw_block_signal(SIGUSR1);
 	int q = rc ? rc : mqu_open_new(QNAME, O_RDWR, 0666, &(struct mqu_shape){ 4, 32 });
 
 	/* The sender may be another user: the umask must leave it write. */
@@ -212,7 +201,7 @@ static void notify_run(struct aw_ctx *ctx)
 		rc = -errno;
 	if (q < 0 || rc) {
 		aw_error_rest(ctx, "blocking SIGUSR1 or creating the queue: %s",
-			      mqu_errname(q < 0 ? q : rc));
+			      aw_errname(q < 0 ? q : rc));
 		return;
 	}
 	check_delivery(ctx, q);

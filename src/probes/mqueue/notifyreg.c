@@ -76,7 +76,7 @@ static int holder_start(struct holder *h)
 		close(h->ready[1]);
 		return rc;
 	}
-	h->pid = mqu_child_start(holder_child, h);
+	h->pid = aw_child_start(holder_child, h);
 	if (h->pid < 0)
 		return (int)h->pid;
 	struct pollfd p = { .fd = h->ready[0], .events = POLLIN };
@@ -93,7 +93,7 @@ static int holder_stop(struct holder *h)
 	if (h->pid > 0) {
 		if (write(h->go[1], "g", 1) != 1)
 			kill(h->pid, SIGKILL);
-		status = mqu_child_wait(h->pid, 2000);
+		status = aw_child_wait(h->pid, 2000);
 	}
 	close(h->ready[0]);
 	close(h->ready[1]);
@@ -108,7 +108,7 @@ static void check_other_process(struct aw_ctx *ctx, mqd_t q)
 	int rc = holder_start(&h);
 
 	if (rc) {
-		aw_error(ctx, "ebusy_other_process", "the registering child: %s", mqu_errname(rc));
+		aw_error(ctx, "ebusy_other_process", "the registering child: %s", aw_errname(rc));
 		aw_unobserved(ctx, "unregister_by_other", "the registering child failed");
 		aw_error(ctx, "owner_exit_unregisters", "the registering child failed");
 		holder_stop(&h);
@@ -116,7 +116,7 @@ static void check_other_process(struct aw_ctx *ctx, mqd_t q)
 	}
 	int busy = notify_kind(q, SIGEV_SIGNAL, SIGUSR1);
 	aw_expect(ctx, "ebusy_other_process", busy == -EBUSY, "another process is registered: %s",
-		  mqu_errname(busy));
+		  aw_errname(busy));
 	int un = (int)mqu_rc(mq_notify(q, NULL));
 	int after = notify_kind(q, SIGEV_SIGNAL, SIGUSR1);
 	if (un == 0 && after == -EBUSY)
@@ -124,14 +124,14 @@ static void check_other_process(struct aw_ctx *ctx, mqd_t q)
 	else if (un == 0 && after == 0)
 		aw_observe(ctx, "unregister_by_other", "removed");
 	else
-		aw_observe(ctx, "unregister_by_other", "%s", mqu_errname(un ? un : after));
+		aw_observe(ctx, "unregister_by_other", "%s", aw_errname(un ? un : after));
 	if (after == 0)
 		mq_notify(q, NULL);
 	int status = holder_stop(&h);
 	int mine = status ? status : notify_kind(q, SIGEV_SIGNAL, SIGUSR1);
 	aw_expect(ctx, "owner_exit_unregisters", mine == 0,
 		  "after the registered child exited (status %d), registering: %s", status,
-		  mqu_errname(mine));
+		  aw_errname(mine));
 	mq_notify(q, NULL);
 }
 
@@ -151,32 +151,32 @@ static void check_own_registration(struct aw_ctx *ctx, mqd_t q)
 	int twice = rc ? rc : notify_kind(q, SIGEV_SIGNAL, SIGUSR1);
 
 	if (rc)
-		aw_unobserved(ctx, "ebusy_same_process", "registering: %s", mqu_errname(rc));
+		aw_unobserved(ctx, "ebusy_same_process", "registering: %s", aw_errname(rc));
 	else
-		aw_observe(ctx, "ebusy_same_process", "%s", mqu_errname(twice));
+		aw_observe(ctx, "ebusy_same_process", "%s", aw_errname(twice));
 	int un = (int)mqu_rc(mq_notify(q, NULL));
 	int sent = mqu_send(q, "u", 1, 0);
-	int sig = sent ? sent : mqu_wait_signal(SIGUSR1, QUIET_MS, &si);
-	int other = mqu_child_run(register_child, NULL, 2000);
+	int sig = sent ? sent : aw_wait_signal(SIGUSR1, QUIET_MS, &si);
+	int other = aw_child_run(register_child, NULL, 2000);
 	aw_expect(ctx, "unregister_null", rc == 0 && un == 0 && sig == 0 && other == 0,
 		  "register %s, mq_notify(NULL) %s, then a message: %s, another process "
-		  "registering: %s", mqu_errname(rc), mqu_errname(un), sig == 1 ? "signal" :
-		  sig == 0 ? "nothing" : mqu_errname(sig), other == 0 ? "success" : "failed");
+		  "registering: %s", aw_errname(rc), aw_errname(un), sig == 1 ? "signal" :
+		  sig == 0 ? "nothing" : aw_errname(sig), other == 0 ? "success" : "failed");
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 }
 
 static void check_close_unregisters(struct aw_ctx *ctx)
 {
 	int q = (int)mqu_rc(mq_open(QNAME, O_RDONLY));
 	int rc = q < 0 ? q : notify_kind(q, SIGEV_NONE, 0);
-	int busy = rc ? rc : mqu_child_run(register_child, NULL, 2000);
+	int busy = rc ? rc : aw_child_run(register_child, NULL, 2000);
 
 	if (q >= 0)
 		mq_close(q);
-	int after = rc ? rc : mqu_child_run(register_child, NULL, 2000);
+	int after = rc ? rc : aw_child_run(register_child, NULL, 2000);
 	if (rc)
-		aw_error(ctx, "close_unregisters", "registering: %s", mqu_errname(rc));
+		aw_error(ctx, "close_unregisters", "registering: %s", aw_errname(rc));
 	else
 		aw_expect(ctx, "close_unregisters", busy != 0 && after == 0,
 			  "another process registering while this one is: %s; after mq_close: %s",
@@ -191,9 +191,9 @@ static void observe_close_other(struct aw_ctx *ctx)
 
 	if (b >= 0)
 		mq_close(b);
-	int other = rc ? rc : mqu_child_run(register_child, NULL, 2000);
+	int other = rc ? rc : aw_child_run(register_child, NULL, 2000);
 	if (rc)
-		aw_unobserved(ctx, "close_other_fd_unregisters", "registering: %s", mqu_errname(rc));
+		aw_unobserved(ctx, "close_other_fd_unregisters", "registering: %s", aw_errname(rc));
 	else
 		aw_observe(ctx, "close_other_fd_unregisters", "%s", other == 0 ? "yes" : "no");
 	if (a >= 0) {
@@ -209,22 +209,22 @@ static void check_none(struct aw_ctx *ctx, mqd_t q)
 	 * make a signal appear. */
 	int rc = notify_kind(q, SIGEV_NONE, SIGUSR1);
 	int sent = rc ? rc : mqu_send(q, "n", 1, 0);
-	int sig = sent ? sent : mqu_wait_signal(SIGUSR1, QUIET_MS, &si);
+	int sig = sent ? sent : aw_wait_signal(SIGUSR1, QUIET_MS, &si);
 
 	aw_expect(ctx, "sigev_none_no_signal", rc == 0 && sig == 0,
-		  "SIGEV_NONE: %s, then a message: %s", mqu_errname(rc),
-		  sig == 1 ? "SIGUSR1 came" : sig == 0 ? "nothing" : mqu_errname(sig));
+		  "SIGEV_NONE: %s, then a message: %s", aw_errname(rc),
+		  sig == 1 ? "SIGUSR1 came" : sig == 0 ? "nothing" : aw_errname(sig));
 	if (sig == 0) {
-		int other = mqu_child_run(register_child, NULL, 2000);
+		int other = aw_child_run(register_child, NULL, 2000);
 		aw_observe(ctx, "sigev_none_consumed", "%s", other == 0 ? "yes" : "no");
 	} else {
 		aw_unobserved(ctx, "sigev_none_consumed", "the SIGEV_NONE registration failed");
 	}
 	mq_notify(q, NULL);
 	mqu_drain(q);
-	mqu_flush_signal(SIGUSR1);
+	aw_flush_signal(SIGUSR1);
 	rc = notify_kind(q, SIGEV_SIGNAL, 0);
-	aw_observe(ctx, "signo_zero", "%s", rc == 0 ? "accepted" : mqu_errname(rc));
+	aw_observe(ctx, "signo_zero", "%s", rc == 0 ? "accepted" : aw_errname(rc));
 	mq_notify(q, NULL);
 }
 
@@ -235,15 +235,15 @@ static void check_errors(struct aw_ctx *ctx, mqd_t q)
 	int b = notify_kind(q, SIGEV_SIGNAL, 65);
 
 	aw_expect(ctx, "einval_bad_sigevent", a == -EINVAL && b == -EINVAL,
-		  "sigev_notify 99: %s, signal 65: %s", mqu_errname(a), mqu_errname(b));
+		  "sigev_notify 99: %s, signal 65: %s", aw_errname(a), aw_errname(b));
 	mq_notify(q, NULL);
 	if (pipe(p) != 0) {
-		aw_error(ctx, "ebadf", "pipe: %s", mqu_errname(errno));
+		aw_error(ctx, "ebadf", "pipe: %s", aw_errname(errno));
 		return;
 	}
 	int c = notify_kind(-1, SIGEV_NONE, 0), d = notify_kind(p[0], SIGEV_NONE, 0);
 	aw_expect(ctx, "ebadf", c == -EBADF && d == -EBADF, "on -1: %s, on a pipe: %s",
-		  mqu_errname(c), mqu_errname(d));
+		  aw_errname(c), aw_errname(d));
 	close(p[0]);
 	close(p[1]);
 }
@@ -275,7 +275,7 @@ static void check_thread(struct aw_ctx *ctx, mqd_t q)
 	struct thread_report r = { 0, NULL };
 
 	if (pipe(thread_pipe) != 0) {
-		aw_error(ctx, "sigev_thread", "pipe: %s", mqu_errname(errno));
+		aw_error(ctx, "sigev_thread", "pipe: %s", aw_errname(errno));
 		return;
 	}
 	ev.sigev_value.sival_ptr = &marker;
@@ -287,7 +287,7 @@ static void check_thread(struct aw_ctx *ctx, mqd_t q)
 		rc = -ETIMEDOUT;
 	if (rc)
 		aw_fail(ctx, "sigev_thread", "registering, or waiting 2 s for the function: %s",
-			mqu_errname(rc));
+			aw_errname(rc));
 	else
 		aw_expect(ctx, "sigev_thread", r.value == &marker && r.tid != gettid(),
 			  "the function %s", r.value != &marker ? "got another sigev_value" :
@@ -298,12 +298,12 @@ static void check_thread(struct aw_ctx *ctx, mqd_t q)
 
 static void notifyreg_run(struct aw_ctx *ctx)
 {
-	int rc = mqu_block_signal(SIGUSR1);
+	int rc = aw_block_signal(SIGUSR1);
 	int q = rc ? rc : mqu_open_new(QNAME, O_RDWR, 0600, &(struct mqu_shape){ 4, 32 });
 
 	if (q < 0 || rc) {
 		aw_error_rest(ctx, "blocking SIGUSR1 or creating the queue: %s",
-			      mqu_errname(q < 0 ? q : rc));
+			      aw_errname(q < 0 ? q : rc));
 		return;
 	}
 	check_other_process(ctx, q);

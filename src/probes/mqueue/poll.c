@@ -117,10 +117,10 @@ static void check_states(struct aw_ctx *ctx, mqd_t q)
 	if (rc) {
 		for (size_t i = 0; i < AW_ARRAY_SIZE(state_obs); i++)
 			aw_unobserved(ctx, state_obs[i], "epoll, poll, select or mq_send failed: %s",
-				      mqu_errname(rc));
+				      aw_errname(rc));
 		for (size_t i = 0; i < AW_ARRAY_SIZE(state_checks); i++)
 			aw_error(ctx, state_checks[i], "epoll, poll, select or mq_send failed: %s",
-				 mqu_errname(rc));
+				 aw_errname(rc));
 		return;
 	}
 	for (int s = EMPTY; s < NSTATES; s++) {
@@ -153,7 +153,7 @@ static void observe_wronly(struct aw_ctx *ctx)
 	if (rc == 0)
 		rc = by_poll(w, &rev);
 	if (rc)
-		aw_unobserved(ctx, "wronly_pollin", "%s", mqu_errname(rc));
+		aw_unobserved(ctx, "wronly_pollin", "%s", aw_errname(rc));
 	else
 		aw_observe(ctx, "wronly_pollin", "%s", rev & POLLIN ? "yes" : "no");
 	if (w >= 0)
@@ -172,7 +172,7 @@ static int waker_child(void *arg)
 	struct waker *w = arg;
 	char buf[16];
 
-	w->saw_block = mqu_wait_blocked(getppid(), w->nr, 2000) == 0;
+	w->saw_block = aw_wait_blocked(getppid(), w->nr, 2000) == 0;
 	if (w->receive)
 		return mqu_recv(w->q, buf, sizeof(buf), NULL) == 1 ? 0 : 1;
 	return mqu_send(w->q, "w", 1, 0) == 0 ? 0 : 1;
@@ -183,7 +183,7 @@ static int waker_child(void *arg)
 static void check_wake(struct aw_ctx *ctx, mqd_t q, bool receive)
 {
 	const char *c = receive ? "poll_wakes_on_receive" : "epoll_wakes_on_send";
-	struct waker *w = mqu_shared_alloc(sizeof(*w));
+	struct waker *w = aw_shared_alloc(sizeof(*w));
 	struct epoll_event ev = { .events = EPOLLIN };
 	int ep = -1, rc = w ? 0 : -ENOMEM, n = -1;
 	bool ready = false;
@@ -196,18 +196,18 @@ static void check_wake(struct aw_ctx *ctx, mqd_t q, bool receive)
 	}
 	if (rc == 0) {
 		*w = (struct waker){ q, receive, receive ? SYS_poll : SYS_epoll_wait, 0 };
-		pid_t pid = mqu_child_start(waker_child, w);
+		pid_t pid = aw_child_start(waker_child, w);
 		struct pollfd p = { .fd = q, .events = POLLOUT };
 		if (pid < 0) {
 			rc = (int)pid;
 		} else {
 			n = receive ? poll(&p, 1, 3000) : epoll_wait(ep, &ev, 1, 3000);
 			ready = n == 1 && (receive ? (p.revents & POLLOUT) : (ev.events & EPOLLIN));
-			rc = mqu_child_wait(pid, 3000);
+			rc = aw_child_wait(pid, 3000);
 		}
 	}
 	if (rc)
-		aw_error(ctx, c, "setting up or the child: %s", rc > 0 ? "child failed" : mqu_errname(rc));
+		aw_error(ctx, c, "setting up or the child: %s", rc > 0 ? "child failed" : aw_errname(rc));
 	else
 		aw_expect(ctx, c, ready, "%s returned %d without the event", receive ? "poll" :
 			  "epoll_wait", n);
@@ -215,7 +215,7 @@ static void check_wake(struct aw_ctx *ctx, mqd_t q, bool receive)
 		aw_note(ctx, "%s: the child did not see this process blocked before it acted", c);
 	if (ep >= 0)
 		close(ep);
-	mqu_shared_free(w, sizeof(*w));
+	aw_shared_free(w, sizeof(*w));
 	mqu_drain(q);
 }
 
@@ -224,7 +224,7 @@ static void poll_run(struct aw_ctx *ctx)
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &(struct mqu_shape){ MAXMSG, 16 });
 
 	if (q < 0) {
-		aw_error_rest(ctx, "creating the queue: %s", mqu_errname(q));
+		aw_error_rest(ctx, "creating the queue: %s", aw_errname(q));
 		return;
 	}
 	check_states(ctx, q);

@@ -49,8 +49,8 @@ static void check_above_max(struct aw_ctx *ctx, long long msg_max, long long msg
 
 	aw_expect(ctx, "accepted_above_max", a == 0 && b == 0,
 		  "expected success above msg_max %lld / msgsize_max %lld, got %s for %lldx128 "
-		  "and %s for 1x%lld", msg_max, msgsize_max, mqu_errname(a), msg_max + 1,
-		  mqu_errname(b), msgsize_max + 1);
+		  "and %s for 1x%lld", msg_max, msgsize_max, aw_errname(a), msg_max + 1,
+		  aw_errname(b), msgsize_max + 1);
 }
 
 static void check_above_hard(struct aw_ctx *ctx)
@@ -60,7 +60,7 @@ static void check_above_hard(struct aw_ctx *ctx)
 
 	aw_expect(ctx, "einval_above_hard", a == -EINVAL && b == -EINVAL,
 		  "expected EINVAL, got %s for maxmsg %d and %s for msgsize %d",
-		  mqu_errname(a), MQU_HARD_MSGMAX + 1, mqu_errname(b), MQU_HARD_MSGSIZEMAX + 1);
+		  aw_errname(a), MQU_HARD_MSGMAX + 1, aw_errname(b), MQU_HARD_MSGSIZEMAX + 1);
 }
 
 /* For the searches: 1 when the shape is rejected (EINVAL). */
@@ -86,7 +86,7 @@ static void observe_hard(struct aw_ctx *ctx, const char *obs, mqu_pred_fn reject
 	if (rc == 1)
 		aw_observe(ctx, obs, "none");
 	else if (rc < 0)
-		aw_unobserved(ctx, obs, "mq_open failed: %s", mqu_errname(rc));
+		aw_unobserved(ctx, obs, "mq_open failed: %s", aw_errname(rc));
 	else if (first == 1)
 		aw_unobserved(ctx, obs, "even 1 is rejected");
 	else
@@ -116,8 +116,8 @@ static void observe_queue_limits(struct aw_ctx *ctx)
 		aw_unobserved(ctx, "queues_ceiling", "the capability does not lift queues_max");
 		aw_unobserved(ctx, "ceiling_era", "no ceiling was observed");
 	} else if (rc && rc != -ENOSPC) {
-		aw_unobserved(ctx, "queues_max_bypass", "queue %d: %s", n + 1, mqu_errname(rc));
-		aw_unobserved(ctx, "queues_ceiling", "queue %d: %s", n + 1, mqu_errname(rc));
+		aw_unobserved(ctx, "queues_max_bypass", "queue %d: %s", n + 1, aw_errname(rc));
+		aw_unobserved(ctx, "queues_ceiling", "queue %d: %s", n + 1, aw_errname(rc));
 		aw_unobserved(ctx, "ceiling_era", "no ceiling was observed");
 	} else {
 		aw_observe(ctx, "queues_max_bypass", "yes");

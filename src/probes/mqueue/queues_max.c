@@ -46,7 +46,7 @@ static void queues_max_run(struct aw_ctx *ctx)
 		return;
 	}
 	if ((rc = aw_drop_cap(CAP_SYS_RESOURCE)) != 0) {
-		aw_error(ctx, c, "dropping CAP_SYS_RESOURCE: %s", mqu_errname(rc));
+		aw_error(ctx, c, "dropping CAP_SYS_RESOURCE: %s", aw_errname(rc));
 		return;
 	}
 	rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_QUEUES_MAX, LIMIT);
@@ -58,12 +58,12 @@ static void queues_max_run(struct aw_ctx *ctx)
 	int made = create_upto(LIMIT + 1, &rc);
 	if (made < LIMIT) {
 		aw_fail(ctx, c, "queues_max %d: expected %d queues to succeed, queue %d failed with %s",
-			LIMIT, LIMIT, made + 1, mqu_errname(rc));
+			LIMIT, LIMIT, made + 1, aw_errname(rc));
 		return;
 	}
 	aw_expect(ctx, c, made == LIMIT && rc == -ENOSPC,
 		  "queues_max %d: expected queue %d to fail with ENOSPC, got %s",
-		  LIMIT, LIMIT + 1, made > LIMIT ? "success" : mqu_errname(rc));
+		  LIMIT, LIMIT + 1, made > LIMIT ? "success" : aw_errname(rc));
 }
 
 static const char *const queues_max_tags[] = {

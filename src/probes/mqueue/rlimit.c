@@ -97,14 +97,14 @@ static bool enter_fresh_userns(struct aw_ctx *ctx)
 		mq_unlink(BALLAST);
 		aw_note(ctx, "unshare(CLONE_NEWUSER): %s; measuring in the probe's own user "
 			"namespace, where queues other processes of this uid hold count too",
-			mqu_errname(rc));
+			aw_errname(rc));
 		return false;
 	}
 	if (rc == 0)
 		rc = measure(&shapes[0], &inside);
 	mq_unlink(BALLAST);
 	if (rc)
-		aw_note(ctx, "user namespace experiment failed: %s", mqu_errname(rc));
+		aw_note(ctx, "user namespace experiment failed: %s", aw_errname(rc));
 	else
 		aw_note(ctx, "with a 10x128 queue held, a 1x128 search found %lld bytes in the "
 			"probe's user namespace and %lld in a fresh one (difference %lld: what "
@@ -167,7 +167,7 @@ static bool measure_charge(struct aw_ctx *ctx, size_t i, long long *bytes)
 		aw_unobserved(ctx, shape_obs[i], "not even the hard limit admits the queue "
 			      "(EMFILE): this uid's other queues use up RLIMIT_MSGQUEUE");
 	else
-		aw_unobserved(ctx, shape_obs[i], "the search failed: %s", mqu_errname(rc));
+		aw_unobserved(ctx, shape_obs[i], "the search failed: %s", aw_errname(rc));
 	return false;
 }
 
@@ -180,7 +180,7 @@ static void rlimit_run(struct aw_ctx *ctx)
 	 * shapes on the unprivileged path like the other probes. */
 	int rc = aw_drop_cap(CAP_SYS_RESOURCE);
 	if (rc) {
-		aw_error_rest(ctx, "%s", mqu_errname(rc));
+		aw_error_rest(ctx, "%s", aw_errname(rc));
 		return;
 	}
 	bool fresh = enter_fresh_userns(ctx), measured[AW_ARRAY_SIZE(shapes)];

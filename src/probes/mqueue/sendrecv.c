@@ -58,7 +58,7 @@ static const char *const order_checks[] = {
 static void order_error(struct aw_ctx *ctx, const char *what, size_t i, long rc)
 {
 	for (size_t k = 0; k < AW_ARRAY_SIZE(order_checks); k++)
-		aw_error(ctx, order_checks[k], "%s %zu: %s", what, i, mqu_errname((int)rc));
+		aw_error(ctx, order_checks[k], "%s %zu: %s", what, i, aw_errname((int)rc));
 }
 
 /* Send MAXMSG messages "m<i>" and read them back; report the order. */
@@ -125,12 +125,12 @@ static void check_prio_range(struct aw_ctx *ctx, mqd_t q)
 	unsigned prio = 0;
 	long n = top ? top : mqu_recv(q, buf, sizeof(buf), &prio);
 	aw_expect(ctx, "highest_priority_accepted", top == 0 && n == 3 && prio == (unsigned)(max - 1),
-		  "priority %ld: mq_send %s, received priority %u", max - 1, mqu_errname(top), prio);
+		  "priority %ld: mq_send %s, received priority %u", max - 1, aw_errname(top), prio);
 	int at = mqu_send(q, "x", 1, (unsigned)max);
 	int huge = mqu_send(q, "x", 1, UINT_MAX);
 	aw_expect(ctx, "einval_prio_at_max", at == -EINVAL && huge == -EINVAL,
 		  "priority %ld: %s, priority UINT_MAX: %s (expected EINVAL for both)", max,
-		  mqu_errname(at), mqu_errname(huge));
+		  aw_errname(at), aw_errname(huge));
 	mqu_drain(q);
 }
 
@@ -144,13 +144,13 @@ static void check_sizes(struct aw_ctx *ctx, mqd_t q)
 	int exact = mqu_send(q, buf, MSGSIZE, 0);
 	aw_expect(ctx, "emsgsize_send", over == -EMSGSIZE && exact == 0,
 		  "%d bytes: %s (expected EMSGSIZE), %d bytes: %s", MSGSIZE + 1,
-		  mqu_errname(over), MSGSIZE, mqu_errname(exact));
+		  aw_errname(over), MSGSIZE, aw_errname(exact));
 	mqu_drain(q);
 	mqu_send(q, "s", 1, 0);
 	long n = mqu_recv(q, buf, MSGSIZE - 1, NULL);
 	aw_expect(ctx, "emsgsize_receive_short_buffer", n == -EMSGSIZE,
 		  "a %d-byte buffer for a 1-byte message: %s", MSGSIZE - 1,
-		  n < 0 ? mqu_errname((int)n) : "success");
+		  n < 0 ? aw_errname((int)n) : "success");
 	int rc = mqu_getattr(q, &a);
 	aw_expect(ctx, "emsgsize_receive_keeps_message", rc == 0 && a.mq_curmsgs == 1,
 		  "mq_curmsgs %ld after the failed receive (expected 1)", (long)a.mq_curmsgs);
@@ -164,13 +164,13 @@ static void check_nonblock(struct aw_ctx *ctx)
 	int rc = 0;
 
 	if (q < 0) {
-		aw_error(ctx, "eagain_send_full", "mq_open(O_NONBLOCK): %s", mqu_errname(q));
-		aw_error(ctx, "eagain_receive_empty", "mq_open(O_NONBLOCK): %s", mqu_errname(q));
+		aw_error(ctx, "eagain_send_full", "mq_open(O_NONBLOCK): %s", aw_errname(q));
+		aw_error(ctx, "eagain_receive_empty", "mq_open(O_NONBLOCK): %s", aw_errname(q));
 		return;
 	}
 	long n = mqu_recv(q, buf, sizeof(buf), NULL);
 	aw_expect(ctx, "eagain_receive_empty", n == -EAGAIN, "empty queue: %s",
-		  n < 0 ? mqu_errname((int)n) : "success");
+		  n < 0 ? aw_errname((int)n) : "success");
 	for (int i = 0; i < MAXMSG && rc == 0; i++)
 		rc = mqu_send(q, "f", 1, 0);
 	int full = rc ? rc : mqu_send(q, "f", 1, 0);
@@ -178,7 +178,7 @@ static void check_nonblock(struct aw_ctx *ctx)
 	mqu_getattr(q, &a);
 	aw_expect(ctx, "eagain_send_full", full == -EAGAIN && a.mq_curmsgs == MAXMSG,
 		  "message %d of a %d-message queue: %s, mq_curmsgs %ld afterwards", MAXMSG + 1,
-		  MAXMSG, mqu_errname(full), (long)a.mq_curmsgs);
+		  MAXMSG, aw_errname(full), (long)a.mq_curmsgs);
 	mqu_drain(q);
 	mq_close(q);
 }
@@ -193,16 +193,16 @@ static void check_ebadf(struct aw_ctx *ctx)
 	int s = ro < 0 ? ro : mqu_send(ro, "b", 1, 0);
 	long r = wo < 0 ? wo : mqu_recv(wo, buf, sizeof(buf), NULL);
 	aw_expect(ctx, "ebadf_wrong_mode", s == -EBADF && r == -EBADF,
-		  "mq_send on O_RDONLY: %s, mq_receive on O_WRONLY: %s", mqu_errname(s),
-		  r < 0 ? mqu_errname((int)r) : "success");
+		  "mq_send on O_RDONLY: %s, mq_receive on O_WRONLY: %s", aw_errname(s),
+		  r < 0 ? aw_errname((int)r) : "success");
 	if (pipe(p) != 0) {
-		aw_error(ctx, "ebadf_not_a_queue", "pipe: %s", mqu_errname(errno));
+		aw_error(ctx, "ebadf_not_a_queue", "pipe: %s", aw_errname(errno));
 	} else {
 		int a = mqu_send(-1, "b", 1, 0), b = mqu_send(p[1], "b", 1, 0);
 		long c = mqu_recv(-1, buf, sizeof(buf), NULL), d = mqu_recv(p[0], buf, sizeof(buf), NULL);
 		aw_expect(ctx, "ebadf_not_a_queue", a == -EBADF && b == -EBADF && c == -EBADF && d == -EBADF,
 			  "mq_send on -1: %s, on a pipe: %s; mq_receive on -1: %s, on a pipe: %s",
-			  mqu_errname(a), mqu_errname(b), mqu_errname((int)c), mqu_errname((int)d));
+			  aw_errname(a), aw_errname(b), aw_errname((int)c), aw_errname((int)d));
 		close(p[0]);
 		close(p[1]);
 	}
@@ -221,7 +221,7 @@ static void check_zero_length(struct aw_ctx *ctx, mqd_t q)
 
 	aw_expect(ctx, "zero_length_message", rc == 0 && n == 0 && prio == 5,
 		  "mq_send of 0 bytes: %s; mq_receive: %ld bytes, priority %u (expected 0, 5)",
-		  mqu_errname(rc), n, prio);
+		  aw_errname(rc), n, prio);
 }
 
 /* A page the kernel cannot copy to or from: a shared mapping of an
@@ -245,7 +245,7 @@ static void check_efault(struct aw_ctx *ctx, mqd_t q)
 	char *bad = unbacked_page();
 
 	if (!bad) {
-		aw_error(ctx, "efault", "memfd_create or mmap: %s", mqu_errname(errno));
+		aw_error(ctx, "efault", "memfd_create or mmap: %s", aw_errname(errno));
 		aw_unobserved(ctx, "efault_receive_consumes", "memfd_create or mmap failed");
 		return;
 	}
@@ -254,7 +254,7 @@ static void check_efault(struct aw_ctx *ctx, mqd_t q)
 	long r = mqu_recv(q, bad, MSGSIZE, NULL);
 	aw_expect(ctx, "efault", s == -EFAULT && r == -EFAULT,
 		  "mq_send from a page beyond the end of its file: %s, mq_receive into it: %s",
-		  mqu_errname(s), r < 0 ? mqu_errname((int)r) : "success");
+		  aw_errname(s), r < 0 ? aw_errname((int)r) : "success");
 	if (r == -EFAULT && mqu_getattr(q, &a) == 0)
 		aw_observe(ctx, "efault_receive_consumes", "%s", a.mq_curmsgs == 0 ? "yes" : "no");
 	else
@@ -290,19 +290,19 @@ static void check_blocking(struct aw_ctx *ctx, mqd_t q, bool send)
 
 	for (int i = 0; send && i < MAXMSG && rc == 0; i++)
 		rc = mqu_send(q, "f", 1, 0);
-	pid_t pid = rc ? rc : mqu_child_start(blocker_child, &b);
+	pid_t pid = rc ? rc : aw_child_start(blocker_child, &b);
 	if (pid < 0) {
-		aw_error(ctx, c, "filling the queue or forking: %s", mqu_errname((int)pid));
+		aw_error(ctx, c, "filling the queue or forking: %s", aw_errname((int)pid));
 		mqu_drain(q);
 		return;
 	}
-	rc = mqu_wait_blocked(pid, send ? SYS_mq_timedsend : SYS_mq_timedreceive, 2000);
+	rc = aw_wait_blocked(pid, send ? SYS_mq_timedsend : SYS_mq_timedreceive, 2000);
 	if (rc == 0)
 		rc = send ? (int)mqu_recv(q, buf, sizeof(buf), NULL) : mqu_send(q, "wake", 4, 0);
-	int status = mqu_child_wait(pid, 2000);
+	int status = aw_child_wait(pid, 2000);
 	if (rc < 0)
 		aw_fail(ctx, c, "the child did not block, or the call that should end it failed: %s",
-			mqu_errname(rc));
+			aw_errname(rc));
 	else
 		aw_expect(ctx, c, status == 0, "the blocked child %s", status == -ETIMEDOUT ?
 			  "was still blocked 2 s later" : "ended without the expected result");
@@ -341,28 +341,28 @@ static void observe_wakeup_order(struct aw_ctx *ctx, mqd_t q)
 	const char *o = "receiver_wakeup_order";
 	struct waiter low = { q, 10 }, high = { q, 0 };
 	int sa = -1, sb = -1;
-	pid_t a = mqu_child_start(waiter_child, &low);
-	int rc = a < 0 ? (int)a : mqu_wait_blocked(a, SYS_mq_timedreceive, 2000);
-	pid_t b = rc ? rc : mqu_child_start(waiter_child, &high);
+	pid_t a = aw_child_start(waiter_child, &low);
+	int rc = a < 0 ? (int)a : aw_wait_blocked(a, SYS_mq_timedreceive, 2000);
+	pid_t b = rc ? rc : aw_child_start(waiter_child, &high);
 
-	rc = b < 0 ? (int)b : mqu_wait_blocked(b, SYS_mq_timedreceive, 2000);
+	rc = b < 0 ? (int)b : aw_wait_blocked(b, SYS_mq_timedreceive, 2000);
 	if (rc == 0)
 		rc = mqu_send(q, "1", 1, 0);
 	for (int ms = 0; rc == 0 && sa < 0 && sb < 0 && ms < 2000; ms++) {
 		sa = ended(a);
 		sb = ended(b);
 		if (sa < 0 && sb < 0)
-			mqu_sleep_ms(1);
+			aw_sleep_ms(1);
 	}
 	if (rc == 0) {
-		mqu_sleep_ms(10);
+		aw_sleep_ms(10);
 		if (sa < 0)
 			sa = ended(a);
 		if (sb < 0)
 			sb = ended(b);
 	}
 	if (rc)
-		aw_unobserved(ctx, o, "starting the receivers: %s", mqu_errname(rc));
+		aw_unobserved(ctx, o, "starting the receivers: %s", aw_errname(rc));
 	else if (sa == 0 && sb < 0)
 		aw_observe(ctx, o, "longest_waiting");
 	else if (sb == 0 && sa < 0)
@@ -375,7 +375,7 @@ static void observe_wakeup_order(struct aw_ctx *ctx, mqd_t q)
 		pid_t p = i ? b : a;
 		if (p > 0 && (i ? sb : sa) < 0) {
 			mqu_send(q, "2", 1, 0);
-			mqu_child_wait(p, 2000);
+			aw_child_wait(p, 2000);
 		}
 	}
 	mqu_drain(q);
@@ -386,7 +386,7 @@ static void sendrecv_run(struct aw_ctx *ctx)
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &shape);
 
 	if (q < 0) {
-		aw_error_rest(ctx, "creating a %dx%d queue: %s", MAXMSG, MSGSIZE, mqu_errname(q));
+		aw_error_rest(ctx, "creating a %dx%d queue: %s", MAXMSG, MSGSIZE, aw_errname(q));
 		return;
 	}
 	check_order(ctx, q);

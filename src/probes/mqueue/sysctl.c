@@ -58,7 +58,7 @@ static void observe_bound(struct aw_ctx *ctx, const char *obs, int rc, long long
 			  bool unbounded)
 {
 	if (rc < 0)
-		aw_unobserved(ctx, obs, "writing failed: %s", mqu_errname(rc));
+		aw_unobserved(ctx, obs, "writing failed: %s", aw_errname(rc));
 	else if (unbounded)
 		aw_observe(ctx, obs, "unbounded");
 	else
@@ -98,7 +98,7 @@ static void probe_knob(struct aw_ctx *ctx, const char *knob)
 	snprintf(obs[2], sizeof(obs[2]), "%s.max", knob);
 	int rc = aw_ipc_sysctl_read(w.path, &initial);
 	if (rc) {
-		const char *why = rc == -ENOENT ? "no such knob on this kernel" : mqu_errname(rc);
+		const char *why = rc == -ENOENT ? "no such knob on this kernel" : aw_errname(rc);
 		for (int i = 0; i < 3; i++)
 			aw_unobserved(ctx, obs[i], "reading /proc/sys/%s: %s", w.path, why);
 		return;

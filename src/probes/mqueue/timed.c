@@ -59,41 +59,41 @@ static int fill(mqd_t q)
 
 static void check_past(struct aw_ctx *ctx, mqd_t q)
 {
-	struct timespec past = mqu_deadline_ms(-1000);
+	struct timespec past = aw_deadline_ms(-1000);
 	long r = timed_recv(q, &past);
 
 	aw_expect(ctx, "etimedout_past_receive", r == -ETIMEDOUT, "empty queue, deadline 1 s ago: %s",
-		  mqu_errname((int)r));
+		  aw_errname((int)r));
 	int rc = fill(q);
 	int s = rc ? rc : timed_send(q, &past);
 	aw_expect(ctx, "etimedout_past_send", s == -ETIMEDOUT, "full queue, deadline 1 s ago: %s",
-		  mqu_errname(s));
+		  aw_errname(s));
 	mqu_drain(q);
 }
 
 static void check_near(struct aw_ctx *ctx, mqd_t q)
 {
-	struct timespec t = mqu_deadline_ms(NEAR_MS);
+	struct timespec t = aw_deadline_ms(NEAR_MS);
 	long r = timed_recv(q, &t);
-	bool late = mqu_realtime_reached(&t);
+	bool late = aw_realtime_reached(&t);
 
 	aw_expect(ctx, "etimedout_near_receive", r == -ETIMEDOUT && late,
 		  "empty queue, deadline %d ms ahead: %s, %s the deadline", NEAR_MS,
-		  mqu_errname((int)r), late ? "at or after" : "before");
+		  aw_errname((int)r), late ? "at or after" : "before");
 	int rc = fill(q);
-	t = mqu_deadline_ms(NEAR_MS);
+	t = aw_deadline_ms(NEAR_MS);
 	int s = rc ? rc : timed_send(q, &t);
-	late = mqu_realtime_reached(&t);
+	late = aw_realtime_reached(&t);
 	aw_expect(ctx, "etimedout_near_send", s == -ETIMEDOUT && late,
 		  "full queue, deadline %d ms ahead: %s, %s the deadline", NEAR_MS,
-		  mqu_errname(s), late ? "at or after" : "before");
+		  aw_errname(s), late ? "at or after" : "before");
 	mqu_drain(q);
 }
 
 static void check_invalid(struct aw_ctx *ctx, mqd_t q)
 {
 	const long nsecs[] = { -1, 1000000000 };
-	struct timespec t = mqu_deadline_ms(1000);
+	struct timespec t = aw_deadline_ms(1000);
 	long got[4];
 
 	for (size_t i = 0; i < 2; i++) {
@@ -109,19 +109,19 @@ static void check_invalid(struct aw_ctx *ctx, mqd_t q)
 	aw_expect(ctx, "einval_nsec_range", got[0] == -EINVAL && got[1] == -EINVAL &&
 		  got[2] == -EINVAL && got[3] == -EINVAL,
 		  "tv_nsec -1 / 1000000000: mq_timedreceive %s / %s, mq_timedsend %s / %s",
-		  mqu_errname((int)got[0]), mqu_errname((int)got[1]), mqu_errname((int)got[2]),
-		  mqu_errname((int)got[3]));
+		  aw_errname((int)got[0]), aw_errname((int)got[1]), aw_errname((int)got[2]),
+		  aw_errname((int)got[3]));
 	/* POSIX: "The validity of the abs_timeout need not be checked" when
 	 * the call does not block. */
 	mqu_send(q, "m", 1, 0);
 	t.tv_nsec = 1000000000;
 	long r = timed_recv(q, &t);
-	aw_observe(ctx, "invalid_timeout_when_not_blocking", "%s", mqu_errname(r < 0 ? (int)r : 0));
+	aw_observe(ctx, "invalid_timeout_when_not_blocking", "%s", aw_errname(r < 0 ? (int)r : 0));
 	mqu_drain(q);
-	aw_observe(ctx, "invalid_timeout_when_room", "%s", mqu_errname(timed_send(q, &t)));
+	aw_observe(ctx, "invalid_timeout_when_room", "%s", aw_errname(timed_send(q, &t)));
 	mqu_drain(q);
 	t = (struct timespec){ -1, 0 };
-	aw_observe(ctx, "negative_tv_sec", "%s", mqu_errname((int)timed_recv(q, &t)));
+	aw_observe(ctx, "negative_tv_sec", "%s", aw_errname((int)timed_recv(q, &t)));
 }
 
 /* Block in the call (on a full queue when send) with deadline t while
@@ -129,15 +129,15 @@ static void check_invalid(struct aw_ctx *ctx, mqd_t q)
 static long interrupted(mqd_t q, bool send, const struct timespec *t, int flags, int *runs)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	int rc = mqu_count_signal(SIGALRM, flags);
+	int rc = aw_count_signal(SIGALRM, flags);
 
 	if (rc == 0 && send)
 		rc = fill(q);
 	if (rc == 0)
-		rc = mqu_alarm_ms(20);
+		rc = aw_alarm_ms(20);
 	long r = rc ? rc : send ? timed_send(q, t) : timed_recv(q, t);
-	mqu_alarm_cancel();
-	*runs = mqu_signal_count;
+	aw_alarm_cancel();
+	*runs = aw_signal_count;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(SIGALRM, &dfl, NULL);
 	mqu_drain(q);
@@ -150,25 +150,25 @@ static void check_eintr(struct aw_ctx *ctx, mqd_t q)
 	int runs;
 
 	for (int send = 0; send < 2; send++) {
-		struct timespec t = mqu_deadline_ms(2000);
+		struct timespec t = aw_deadline_ms(2000);
 		long r = interrupted(q, send, &t, 0, &runs);
 		aw_expect(ctx, checks[send], r == -EINTR && runs >= 1,
 			  "SIGALRM every 20 ms, deadline 2 s: %s, handler ran %d times",
-			  r < 0 ? mqu_errname((int)r) : "success", runs);
+			  r < 0 ? aw_errname((int)r) : "success", runs);
 	}
 }
 
 static void check_restart(struct aw_ctx *ctx, mqd_t q)
 {
-	struct timespec t = mqu_deadline_ms(80);
+	struct timespec t = aw_deadline_ms(80);
 	int runs;
 	long r = interrupted(q, false, &t, SA_RESTART, &runs);
-	bool late = mqu_realtime_reached(&t);
+	bool late = aw_realtime_reached(&t);
 
 	aw_expect(ctx, "restart_with_sa_restart", r == -ETIMEDOUT && runs >= 1 && late,
 		  "SIGALRM (SA_RESTART) every 20 ms, deadline 80 ms: %s %s the deadline, "
 		  "handler ran %d times (expected ETIMEDOUT, after at least one)",
-		  r < 0 ? mqu_errname((int)r) : "success", late ? "at or after" : "before", runs);
+		  r < 0 ? aw_errname((int)r) : "success", late ? "at or after" : "before", runs);
 }
 
 static void check_far_future(struct aw_ctx *ctx, mqd_t q)
@@ -179,7 +179,7 @@ static void check_far_future(struct aw_ctx *ctx, mqd_t q)
 
 	aw_expect(ctx, "far_future_deadline", r == -EINTR && runs >= 1,
 		  "empty queue, tv_sec 2^62: %s (expected EINTR from the SIGALRM after 20 ms)",
-		  r < 0 ? mqu_errname((int)r) : "success");
+		  r < 0 ? aw_errname((int)r) : "success");
 }
 
 static void timed_run(struct aw_ctx *ctx)
@@ -187,7 +187,7 @@ static void timed_run(struct aw_ctx *ctx)
 	int q = mqu_open_new(QNAME, O_RDWR, 0600, &shape);
 
 	if (q < 0) {
-		aw_error_rest(ctx, "creating the queue: %s", mqu_errname(q));
+		aw_error_rest(ctx, "creating the queue: %s", aw_errname(q));
 		return;
 	}
 	check_past(ctx, q);

@@ -59,16 +59,11 @@ struct plan {
 
 static const struct mqu_shape charged = { 1, 8192 };
 
+/* The soft RLIMIT_MSGQUEUE: -1 keeps it, -2 raises it to the hard one. */
 static int set_soft(long long soft)
 {
-	struct rlimit rl;
-
-	if (soft == -1)
-		return 0;
-	if (getrlimit(RLIMIT_MSGQUEUE, &rl) != 0)
-		return -errno;
-	rl.rlim_cur = soft == -2 ? rl.rlim_max : (rlim_t)soft;
-	return setrlimit(RLIMIT_MSGQUEUE, &rl) == 0 ? 0 : -errno;
+	return soft == -1 ? 0 : soft == -2 ? mqu_rlimit_restore_soft()
+					   : mqu_rlimit_set_soft((rlim_t)soft);
 }
 
 static int act(struct plan *p)
@@ -95,13 +90,13 @@ static int plan_child(void *arg)
 	struct plan *p = arg;
 
 	p->failed_stage = ST_BECOME;
-	if (p->ruid && (p->rc = mqu_become_user(p->ruid, p->euid)) != 0)
+	if (p->ruid && (p->rc = aw_become_user(p->ruid, p->euid)) != 0)
 		return 1;
 	p->failed_stage = ST_RLIMIT;
 	if ((p->rc = set_soft(p->soft_before)) != 0)
 		return 1;
 	p->failed_stage = ST_UNSHARE;
-	if (p->unshare && (p->rc = mqu_enter_userns(p->unshare & ~CLONE_NEWUSER)) != 0)
+	if (p->unshare && (p->rc = aw_enter_userns(p->unshare & ~CLONE_NEWUSER)) != 0)
 		return 1;
 	p->failed_stage = ST_RLIMIT;
 	if ((p->rc = set_soft(p->soft_after)) != 0)
@@ -115,7 +110,7 @@ static int plan_child(void *arg)
 static int run_plan(struct plan *shared, const struct plan *plan)
 {
 	*shared = *plan;
-	int status = mqu_child_run(plan_child, shared, 5000);
+	int status = aw_child_run(plan_child, shared, 5000);
 	if (status < 0)
 		return status;
 	return shared->failed_stage ? -EIO : 0;
@@ -126,10 +121,10 @@ static const char *plan_failure(const struct plan *p)
 	static __thread char buf[200];
 
 	if (p->failed_stage == ST_BECOME)
-		return mqu_become_user_why(p->rc);
+		return aw_become_user_why(p->rc);
 	snprintf(buf, sizeof(buf), "%s failed: %s", p->failed_stage == ST_RLIMIT ? "setrlimit" :
 		 p->failed_stage == ST_UNSHARE ? "unshare(CLONE_NEWUSER) with its id maps" :
-		 "the child", mqu_errname(p->rc));
+		 "the child", aw_errname(p->rc));
 	return buf;
 }
 
@@ -139,17 +134,17 @@ static void observe_write(struct aw_ctx *ctx, const char *obs, struct plan *sh,
 	int rc = run_plan(sh, plan);
 
 	if (rc)
-		aw_unobserved(ctx, obs, "%s", sh->failed_stage ? plan_failure(sh) : mqu_errname(rc));
+		aw_unobserved(ctx, obs, "%s", sh->failed_stage ? plan_failure(sh) : aw_errname(rc));
 	else if (sh->rc == 0)
 		aw_observe(ctx, obs, "%s", sh->value == 20 ? "yes" : "accepted, not applied");
 	else
 		aw_observe(ctx, obs, "%s", sh->rc == AW_IPC_SYSCTL_REFUSED ? "refused by abiwatch" :
-			   mqu_errname(sh->rc));
+			   aw_errname(sh->rc));
 }
 
 static void observe_sysctls(struct aw_ctx *ctx, struct plan *sh)
 {
-	const struct plan owner = { ctx, MQU_NOBODY, MQU_NOBODY, -1,
+	const struct plan owner = { ctx, AW_NOBODY, AW_NOBODY, -1,
 				    CLONE_NEWUSER | CLONE_NEWIPC, -1, ACT_SYSCTL, 0, 0, 0, 0 };
 	struct plan other = owner, plain = owner;
 
@@ -177,48 +172,48 @@ static int try_as(struct plan *sh, uid_t ruid, uid_t euid, long long before, int
 
 static void check_rlimit(struct aw_ctx *ctx, struct plan *sh, int held)
 {
-	int same = try_as(sh, MQU_NOBODY, MQU_NOBODY, ONE_FITS, 0, -1);
-	int other = try_as(sh, MQU_NOBODY2, MQU_NOBODY2, ONE_FITS, 0, -1);
+	int same = try_as(sh, AW_NOBODY, AW_NOBODY, ONE_FITS, 0, -1);
+	int other = try_as(sh, AW_NOBODY2, AW_NOBODY2, ONE_FITS, 0, -1);
 
 	aw_expect(ctx, "rlimit_per_uid", same == -EMFILE && other == 0,
 		  "uid %d holding a 1x8192 queue (%s); with a soft limit of %d, another process "
-		  "of that uid: %s (expected EMFILE), uid %d: %s", MQU_NOBODY, mqu_errname(held),
-		  ONE_FITS, mqu_errname(same), MQU_NOBODY2, mqu_errname(other));
-	int real = try_as(sh, MQU_NOBODY, MQU_NOBODY2, ONE_FITS, 0, -1);
-	int eff = try_as(sh, MQU_NOBODY2, MQU_NOBODY, ONE_FITS, 0, -1);
+		  "of that uid: %s (expected EMFILE), uid %d: %s", AW_NOBODY, aw_errname(held),
+		  ONE_FITS, aw_errname(same), AW_NOBODY2, aw_errname(other));
+	int real = try_as(sh, AW_NOBODY, AW_NOBODY2, ONE_FITS, 0, -1);
+	int eff = try_as(sh, AW_NOBODY2, AW_NOBODY, ONE_FITS, 0, -1);
 	aw_expect(ctx, "rlimit_charged_to_real_uid", real == -EMFILE && eff == 0,
 		  "real uid %d with effective %d: %s (expected EMFILE); real %d with effective "
-		  "%d: %s", MQU_NOBODY, MQU_NOBODY2, mqu_errname(real), MQU_NOBODY2, MQU_NOBODY,
-		  mqu_errname(eff));
+		  "%d: %s", AW_NOBODY, AW_NOBODY2, aw_errname(real), AW_NOBODY2, AW_NOBODY,
+		  aw_errname(eff));
 }
 
 static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 {
 	struct rlimit rl;
-	int fresh = try_as(sh, MQU_NOBODY, MQU_NOBODY, -2, CLONE_NEWUSER, ONE_FITS);
+	int fresh = try_as(sh, AW_NOBODY, AW_NOBODY, -2, CLONE_NEWUSER, ONE_FITS);
 
 	if (fresh == 0 || fresh == -EMFILE)
 		aw_observe(ctx, "fresh_userns_counts_from_zero", "%s", fresh == 0 ? "yes" : "no");
 	else
 		aw_unobserved(ctx, "fresh_userns_counts_from_zero", "%s", sh->failed_stage ?
-			      plan_failure(sh) : mqu_errname(fresh));
+			      plan_failure(sh) : aw_errname(fresh));
 	if (getrlimit(RLIMIT_MSGQUEUE, &rl) != 0 || rl.rlim_max < 3 * (rlim_t)ONE_FITS) {
 		aw_unobserved(ctx, "creator_limit_binds", "the hard RLIMIT_MSGQUEUE is below %d bytes",
 			      3 * ONE_FITS);
 		return;
 	}
-	int binds = try_as(sh, MQU_NOBODY, MQU_NOBODY, ONE_FITS, CLONE_NEWUSER, -2);
+	int binds = try_as(sh, AW_NOBODY, AW_NOBODY, ONE_FITS, CLONE_NEWUSER, -2);
 	if (binds == 0 || binds == -EMFILE)
 		aw_observe(ctx, "creator_limit_binds", "%s", binds == -EMFILE ? "yes" : "no");
 	else
 		aw_unobserved(ctx, "creator_limit_binds", "%s", sh->failed_stage ?
-			      plan_failure(sh) : mqu_errname(binds));
+			      plan_failure(sh) : aw_errname(binds));
 }
 
 static void userns_run(struct aw_ctx *ctx)
 {
-	const struct plan hold = { NULL, MQU_NOBODY, MQU_NOBODY, -2, 0, -1, ACT_HOLD, 0, 0, 0, 0 };
-	struct plan *sh = mqu_shared_alloc(sizeof(*sh));
+	const struct plan hold = { NULL, AW_NOBODY, AW_NOBODY, -2, 0, -1, ACT_HOLD, 0, 0, 0, 0 };
+	struct plan *sh = aw_shared_alloc(sizeof(*sh));
 
 	if (!sh) {
 		aw_error_rest(ctx, "%s", "mmap failed");
@@ -226,28 +221,28 @@ static void userns_run(struct aw_ctx *ctx)
 	}
 	if (!aw_private_ipc(ctx)) {
 		aw_skip_rest(ctx, "%s", "not in a private IPC namespace: knobs must not be written");
-		mqu_shared_free(sh, sizeof(*sh));
+		aw_shared_free(sh, sizeof(*sh));
 		return;
 	}
 	observe_sysctls(ctx, sh);
 	/* The held queue stays (closed) until it is unlinked below. */
 	int rc = run_plan(sh, &hold);
 	if (rc || sh->rc) {
-		const char *why = rc && sh->failed_stage ? plan_failure(sh) : mqu_errname(rc ? rc : sh->rc);
+		const char *why = rc && sh->failed_stage ? plan_failure(sh) : aw_errname(rc ? rc : sh->rc);
 		if (sh->failed_stage == ST_BECOME) {
 			aw_skip_rest(ctx, "%s", why);
 		} else {
-			aw_error(ctx, "rlimit_per_uid", "the uid %d queue: %s", MQU_NOBODY, why);
-			aw_error(ctx, "rlimit_charged_to_real_uid", "the uid %d queue: %s", MQU_NOBODY, why);
-			aw_unobserved(ctx, "fresh_userns_counts_from_zero", "the uid %d queue: %s", MQU_NOBODY, why);
-			aw_unobserved(ctx, "creator_limit_binds", "the uid %d queue: %s", MQU_NOBODY, why);
+			aw_error(ctx, "rlimit_per_uid", "the uid %d queue: %s", AW_NOBODY, why);
+			aw_error(ctx, "rlimit_charged_to_real_uid", "the uid %d queue: %s", AW_NOBODY, why);
+			aw_unobserved(ctx, "fresh_userns_counts_from_zero", "the uid %d queue: %s", AW_NOBODY, why);
+			aw_unobserved(ctx, "creator_limit_binds", "the uid %d queue: %s", AW_NOBODY, why);
 		}
 	} else {
 		check_rlimit(ctx, sh, sh->rc);
 		observe_ucounts(ctx, sh);
 	}
 	mq_unlink(HELD_Q);
-	mqu_shared_free(sh, sizeof(*sh));
+	aw_shared_free(sh, sizeof(*sh));
 }
 
 static const char *const userns_tags[] = {

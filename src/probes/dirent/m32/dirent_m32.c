@@ -7,21 +7,23 @@
  * is glibc's non-LFS one, whose struct dirent has a 32-bit d_off and which
  * fails with EOVERFLOW when a cookie or an inode number does not fit.
  *
- *   abiwatch-dirent-m32 FD MAX
+ *   abiwatch-dirent-m32 FD MAX EXPECT
  *
  * FD is an inherited directory descriptor; each scan opens the directory
  * afresh through it.  MAX bounds the entries each scan reads, so that a
- * cycle cannot make this run forever.  The report format is in
- * ../helper_parse.h.
+ * cycle cannot make this run forever; EXPECT is how many the directory
+ * holds.  It reports the probe's compat32.* observations, without the
+ * prefix, as lines of the probe protocol on stdout (lib/wire.h).
  */
 #undef _FILE_OFFSET_BITS
 #include "core/i386.h"
-#include "probes/dirent/cookies.h"
-#include "probes/dirent/helper_parse.h"
-/* The m32 rule builds this folder's files alone: the shared pure logic
- * and the report's writer come in as source. */
+#include "lib/errname.h"
+#include "lib/wire.h"
+#include "probes/dirent/scan.h"
+/* The m32 rule builds this folder's files and the protocol's writer:
+ * the family's scans and cookie logic come in as source. */
 #include "probes/dirent/cookies.c"
-#include "probes/dirent/helper_parse.c"
+#include "probes/dirent/scan.c"
 
 #include <dirent.h>
 #include <errno.h>
@@ -35,17 +37,13 @@
 _Static_assert(sizeof(((struct dirent *)0)->d_off) == 4,
 	       "build with -m32 and without -D_FILE_OFFSET_BITS=64: the point is the non-LFS readdir");
 
-#define BUF_SIZE (1u << 20)
+static const char *const items[] = { "cookie_bits", "eof_cookie", "duplicates", "nonlfs_readdir" };
 
-static void report_error(const char *what, int err)
+/* The helper cannot work: each observation says why, and it ends. */
+static __attribute__((noreturn)) void report_error(const char *what, int err)
 {
-	struct dh_report r;
-	char out[DH_MAX_LINE * 2];
-	memset(&r, 0, sizeof(r));
-	snprintf(r.error, sizeof(r.error), "%s: %s", what, strerror(err));
-	dh_format(&r, out, sizeof(out));
-	fputs(out, stdout);
-	fflush(stdout);
+	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+		aw_out_unobserved(items[i], "the 32-bit helper failed: %s: %s", what, strerror(err));
 	exit(0);
 }
 
@@ -59,102 +57,18 @@ static unsigned long parse_arg(const char *s, const char *what)
 	return v;
 }
 
-struct scan64 {
-	unsigned long long entries, max_cookie, eof_cookie, duplicates, cycle_cookie;
-	unsigned long long wide_ino, wide_off;
-	int negative, capped, cycle, err;
-};
-
-/* The entries of one scan, for dc_track_add(). */
-struct history {
-	uint64_t *cookie;
-	uint32_t *tag;
-	size_t len, alloc;
-};
-
-static void push(struct history *h, uint64_t cookie, uint32_t tag)
+/* What the 32-bit caller's getdents64 (the compat entry point) lists. */
+static void scan_getdents64(int dirfd, unsigned long max, struct ds_scan *s)
 {
-	if (h->len == h->alloc) {
-		h->alloc = h->alloc ? h->alloc * 2 : 4096;
-		h->cookie = realloc(h->cookie, h->alloc * sizeof(*h->cookie));
-		h->tag = realloc(h->tag, h->alloc * sizeof(*h->tag));
-		if (!h->cookie || !h->tag)
-			report_error("malloc", ENOMEM);
-	}
-	h->cookie[h->len] = cookie;
-	h->tag[h->len] = tag;
-	h->len++;
-}
-
-static void scan_getdents64(int dirfd, unsigned long max, struct scan64 *s)
-{
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char *buf = malloc(BUF_SIZE);
+	static char buf[DS_BIG_BUF];
+	const struct ds_scan_opts o = { .cap = max, .bufsize = sizeof(buf) };
 	struct dc_set set;
-	struct dc_track track;
-	struct history h = { 0 };
-	bool stop = false;
 
-	memset(s, 0, sizeof(*s));
-	if (fd < 0)
-		report_error("openat", errno);
-	if (!buf || dc_set_init(&set, 1024) != 0)
+	if (dc_set_init(&set, 1024) != 0)
 		report_error("malloc", ENOMEM);
-	dc_track_start(&track, &set);
-	while (!stop) {
-		long n = syscall(SYS_getdents64, fd, buf, BUF_SIZE);
-		if (n < 0) {
-			s->err = errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		for (long pos = 0; pos < n && !stop;) {
-			uint64_t ino;
-			int64_t off;
-			uint16_t reclen;
-			memcpy(&ino, buf + pos, sizeof(ino));
-			memcpy(&off, buf + pos + 8, sizeof(off));
-			memcpy(&reclen, buf + pos + 16, sizeof(reclen));
-			const char *name = buf + pos + 19;
-			if (reclen == 0)
-				report_error("getdents64 record of length 0", EIO);
-			pos += reclen;
-			if (s->entries == max) {
-				s->capped = 1;
-				stop = true;
-				break;
-			}
-			push(&h, (uint64_t)off, dc_fnv1a(name));
-			int added = dc_track_add(&track, h.cookie, h.tag, h.len - 1, NULL);
-			if (added == DC_REPEAT) {
-				h.len--; /* not part of the listing */
-				s->cycle = 1;
-				s->cycle_cookie = (unsigned long long)off;
-				stop = true;
-				break;
-			}
-			if (added < 0)
-				report_error("cookie set", ENOMEM);
-			s->duplicates += added == DC_SHARED;
-			s->entries++;
-			if (off < 0)
-				s->negative = 1;
-			/* What the non-LFS struct dirent cannot hold. */
-			s->wide_ino += ino > UINT32_MAX;
-			s->wide_off += off < INT32_MIN || off > INT32_MAX;
-		}
-	}
-	/* The largest d_off but the last, and the last. */
-	for (size_t i = 0; i + 1 < h.len; i++)
-		if (h.cookie[i] > s->max_cookie)
-			s->max_cookie = h.cookie[i];
-	s->eof_cookie = h.len ? h.cookie[h.len - 1] : 0;
+	if (ds_scan_fresh(dirfd, buf, &o, &set, s) != 0)
+		report_error(s->err == ENOMEM ? "cookie set" : "openat", s->err);
 	dc_set_free(&set);
-	free(h.cookie);
-	free(h.tag);
-	free(buf);
-	close(fd);
 }
 
 static void scan_nonlfs(int dirfd, unsigned long max, unsigned long long *entries, int *err)
@@ -179,31 +93,67 @@ static void scan_nonlfs(int dirfd, unsigned long max, unsigned long long *entrie
 	closedir(d);
 }
 
+/* Entries whose d_off does not fit a 32-bit long. */
+static size_t wide_offsets(const struct ds_scan *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->len; i++)
+		n += (int64_t)s->off[i] < INT32_MIN || (int64_t)s->off[i] > INT32_MAX;
+	return n;
+}
+
+/* The non-LFS readdir(3): complete, or where and why it stopped. */
+static void observe_nonlfs(const struct ds_scan *s, unsigned long long entries, int err)
+{
+	size_t wide_off = wide_offsets(s);
+	const char *wide = s->wide_ino && wide_off ? " (d_ino and d_off wider than 32 bits)"
+			   : s->wide_ino ? " (d_ino wider than 32 bits)"
+			   : wide_off ? " (d_off wider than 32 bits)" : "";
+	if (err)
+		aw_out_observe("nonlfs_readdir", "%s after %llu entries%s", aw_errname(err), entries,
+			       wide);
+	else if (entries == s->len)
+		aw_out_observe("nonlfs_readdir", "complete");
+	else
+		aw_out_observe("nonlfs_readdir", "ended after %llu of %zu entries", entries, s->len);
+}
+
+static void observe(const struct ds_scan *s, unsigned long long expect)
+{
+	bool ended = !s->cycle && !s->capped && !s->err;
+	if (!ended || s->len != expect)
+		aw_out_note("32-bit getdents64: %zu entries (expected %llu)%s%s%s", s->len, expect,
+			    s->cycle ? ", stopped at a cycle" : "", s->capped ? ", stopped at the bound" : "",
+			    s->err ? ", failed with an errno" : "");
+	if (s->len > 1)
+		aw_out_observe("cookie_bits", "%u", dc_bits(ds_max_cookie(s)));
+	else
+		aw_out_unobserved("cookie_bits", "the 32-bit scan saw %zu entries", s->len);
+	if (ended && s->len)
+		aw_out_observe("eof_cookie", "0x%llx", (unsigned long long)ds_eof_cookie(s));
+	else
+		aw_out_unobserved("eof_cookie", "the 32-bit scan did not end normally%s",
+				  s->err ? " (getdents64 failed)" : "");
+	aw_out_observe("duplicates", "%zu", s->shared);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
 		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
-	if (argc != 3)
-		report_error("usage: abiwatch-dirent-m32 FD MAX", EINVAL);
+	if (argc != 4)
+		report_error("usage: abiwatch-dirent-m32 FD MAX EXPECT", EINVAL);
 	int dirfd = (int)parse_arg(argv[1], "FD");
 	unsigned long max = parse_arg(argv[2], "MAX");
+	unsigned long long expect = parse_arg(argv[3], "EXPECT");
 
-	struct scan64 s;
+	struct ds_scan s = { 0 };
 	unsigned long long nonlfs_entries;
 	int nonlfs_err;
 	scan_getdents64(dirfd, max, &s);
 	scan_nonlfs(dirfd, max, &nonlfs_entries, &nonlfs_err);
-
-	struct dh_report r = {
-		.entries = s.entries, .max_cookie = s.max_cookie, .eof_cookie = s.eof_cookie,
-		.duplicates = s.duplicates, .cycle_cookie = s.cycle_cookie,
-		.nonlfs_entries = nonlfs_entries, .wide_ino = s.wide_ino, .wide_off = s.wide_off,
-		.negative = (uint64_t)s.negative, .capped = (uint64_t)s.capped,
-		.cycle = (uint64_t)s.cycle, .getdents_errno = (uint64_t)s.err,
-		.nonlfs_errno = (uint64_t)nonlfs_err,
-	};
-	char out[1024];
-	dh_format(&r, out, sizeof(out));
-	fputs(out, stdout);
-	return fflush(stdout) == 0 ? 0 : 1;
+	observe(&s, expect);
+	observe_nonlfs(&s, nonlfs_entries, nonlfs_err);
+	ds_scan_free(&s);
+	return 0;
 }

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Family options: declared with a type, checked as they are given, read
+ * typed by probes from their ctx (the dirent family's serve as examples:
+ * --entries, --dirent-timing, --fs, --path). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "core/context.h"
+#include "core/params.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_declarations_whole(void **state)
+{
+	(void)state;
+	const struct aw_family *const *fams;
+	size_t n = aw_families(&fams), checked = 0;
+	for (size_t f = 0; f < n; f++) {
+		for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
+			char *why = NULL;
+			if (aw_param_check_declared(p, &why) != 0)
+				fail_msg("%s", why);
+			checked++;
+		}
+	}
+	assert_true(checked >= 4);
+}
+
+/* Adding name=value is refused, and why says expected. */
+static void refused(const char *name, const char *value, const char *expected)
+{
+	struct aw_params ps = { 0 };
+	char *why = NULL;
+	assert_int_equal(aw_params_add(&ps, name, value, &why), -1);
+	assert_non_null(why);
+	if (!strstr(why, expected))
+		fail_msg("--%s %s: '%s' does not say '%s'", name, value, why, expected);
+	free(why);
+	aw_params_free(&ps);
+}
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	refused("entries", "0", "expected a whole number from 1 to 1000000");
+	refused("entries", "1000001", "from 1 to 1000000");
+	refused("entries", "12x", "from 1 to 1000000");
+	refused("entries", " 5", "from 1 to 1000000");
+	refused("entries", "+5", "from 1 to 1000000");
+	refused("entries", "0x10", "from 1 to 1000000");
+	refused("entries", "", "from 1 to 1000000");
+	refused("entries", "99999999999999999999", "from 1 to 1000000");
+	refused("dirent-timing", "maybe", "expected yes or no");
+	refused("fs", "ext5", "the dirent family has no probe 'ext5'");
+	refused("fs", "tmpfs,,ext4", "an empty name");
+	refused("fs", "", "an empty name");
+	refused("path", "nolabel", "expected LABEL=DIR");
+	refused("path", "bad/label=/tmp", "the label may hold");
+	refused("path", "ext4=/tmp", "dirent.ext4 exists already");
+	refused("path", "f=/etc/passwd", "is not a directory");
+	refused("no-such-option", "1", "no family takes --no-such-option");
+}
+
+static void test_typed_values(void **state)
+{
+	(void)state;
+	struct aw_params ps = { 0 };
+	struct aw_ctx ctx = { .params = &ps };
+	char *why = NULL;
+
+	/* Not given: the declared defaults. */
+	assert_int_equal(aw_param_int(&ctx, "entries"), 10000);
+	assert_int_equal(aw_param_enum(&ctx, "dirent-timing"), 1);
+	assert_string_equal(aw_param_text(&ctx, "dirent-timing"), "no");
+	assert_null(aw_param_text(&ctx, "fs"));
+	/* Given: the last value wins. */
+	assert_int_equal(aw_params_add(&ps, "entries", "7", &why), 0);
+	assert_int_equal(aw_params_add(&ps, "entries", "1000000", &why), 0);
+	assert_int_equal(aw_params_add(&ps, "dirent-timing", "yes", &why), 0);
+	assert_int_equal(aw_params_add(&ps, "fs", "tmpfs,ext*", &why), 0);
+	assert_int_equal(aw_param_int(&ctx, "entries"), 1000000);
+	assert_int_equal(aw_param_enum(&ctx, "dirent-timing"), 0);
+	assert_string_equal(aw_param_text(&ctx, "fs"), "tmpfs,ext*");
+	aw_params_free(&ps);
+}
+
+static void test_selection_and_made_probes(void **state)
+{
+	(void)state;
+	struct aw_params ps = { 0 };
+	struct aw_probe_ref *refs = NULL;
+	size_t n = 0, unmatched;
+	char *why = NULL;
+	const char *globs[] = { "dirent" };
+
+	assert_int_equal(aw_params_add(&ps, "path", "mine=/tmp", &why), 0);
+	/* Two --path of one label would make one name twice. */
+	assert_int_equal(aw_params_add(&ps, "path", "mine=/tmp", &why), -1);
+	assert_non_null(strstr(why, "dirent.mine exists already"));
+	free(why);
+	assert_int_equal(aw_params_add(&ps, "fs", "tmpfs", &why), 0);
+	assert_int_equal(aw_select((char **)globs, 1, &refs, &n, &unmatched), 0);
+	assert_int_equal(aw_params_apply(&ps, &refs, &n, &why), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(refs[0].probe->name, "tmpfs");
+	assert_string_equal(refs[1].probe->name, "mine");
+	free(refs);
+	aw_params_free(&ps);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_declarations_whole),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_typed_values),
+		cmocka_unit_test(test_selection_and_made_probes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
