@@ -33,6 +33,12 @@ struct aw_item {
 	 * ("B", "bit", "messages"), for the number fields of KCIDB and LAVA.
 	 * NULL: the value is not a quantity (an errno, a mode, a name). */
 	const char *unit;
+	/* For an observation whose value follows the machine rather than
+	 * the kernel: "memory" or "cpus" (a default sized from RAM, like
+	 * kernel.threads-max).  diff attributes a change of it to the
+	 * environment when that side of the machine differs.  NULL: the
+	 * value is the kernel's. */
+	const char *varies_with;
 };
 
 /* Further fields may follow the summary: AW_OBS_ITEM("x", "...", .change = "..."). */
