@@ -4,11 +4,13 @@
 set -u
 seconds=${FUZZ_SHORT_SECONDS:-15}
 shopt -s nullglob
-targets=(build/fuzz/fuzz_*)
-if ((${#targets[@]} == 0)); then
-	echo "no fuzz targets built (make fuzz-build needs clang)"
-	exit 4
-fi
+# The targets are the sources' (a binary left by an older build is not one).
+targets=()
+for src in tests/fuzz/fuzz_*.c; do
+	t=build/fuzz/$(basename "$src" .c)
+	[[ -x $t ]] || { echo "$t not built (make fuzz-build needs clang)"; exit 4; }
+	targets+=("$t")
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 for t in "${targets[@]}"; do
