@@ -32,54 +32,16 @@ static const char check_usage[] =
 	"line and column).\n";
 
 struct check_args {
-	enum output_format format;
-	const char *output;
+	struct probe_command pc;
 	const char *assumptions, *snapshot;
-	bool probe_options; /* --timeout or a family option was given */
-	struct probe_options probes;
 };
 
 static const char *const formats[] = { "text", "ktap", "json", NULL };
 
-static int take_option(int c, struct check_args *a, const struct aw_param **params, char **argv)
-{
-	switch (c) {
-	case 'h':
-		fputs(check_usage, stdout);
-		probes_options_help(stdout);
-		return -1;
-	case ':':
-		return usage_error("check", "option '%s' needs a value", argv[optind - 1]);
-	case '?':
-		return usage_error("check", "unknown option '%s'", argv[optind - 1]);
-	case 'f':
-		return parse_format("check", optarg, formats, &a->format);
-	case 'o':
-		a->output = optarg;
-		return 0;
-	}
-	a->probe_options = true;
-	return probes_option("check", c, optarg, params, &a->probes);
-}
-
 /* 0 to go on, -1 after --help, else the usage status. */
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
-	static const struct option own[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-	};
-	const struct aw_param **params;
-	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own), &params);
-	int c, rc = 0;
-
-	optind = 1;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":f:o:t:h", opts, NULL)) != -1)
-		rc = take_option(c, a, params, argv);
-	free(opts);
-	free(params);
+	int rc = probes_parse("check", argc, argv, check_usage, formats, &a->pc);
 	if (rc != 0)
 		return rc;
 	int left = argc - optind;
@@ -88,7 +50,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 				   "argument%s", left, left == 1 ? "" : "s");
 	a->assumptions = argv[optind];
 	a->snapshot = left == 2 ? argv[optind + 1] : NULL;
-	if (a->snapshot && (a->output || a->probe_options))
+	if (a->snapshot && (a->pc.output || a->pc.probe_options))
 		return usage_error("check", "--output, --timeout and family options are for running "
 				   "probes, which a check against a snapshot does not");
 	return 0;
@@ -122,15 +84,15 @@ static int run_needed(struct check_args *a, const struct aw_assumptions *as,
 	struct aw_run run = { 0 };
 	size_t n;
 	struct aw_probe_ref *refs = needed_probes(as, &n);
-	int rc = probes_prepare("check", &a->probes, &refs, &n, &run);
+	int rc = probes_prepare("check", &a->pc.probes, &refs, &n, &run);
 
-	if (rc == 0 && a->output)
-		rc = check_writable("check", "the snapshot", a->output);
+	if (rc == 0 && a->pc.output)
+		rc = check_writable("check", "the snapshot", a->pc.output);
 	if (rc == 0) {
-		probes_execute(&a->probes, refs, n, NULL, &run);
+		probes_execute(&a->pc.probes, refs, n, NULL, &run);
 		aw_snapshot_from_run(&run, snap);
-		if (a->output)
-			rc = probes_save("check", &run, a->output);
+		if (a->pc.output)
+			rc = probes_save("check", &run, a->pc.output);
 		if (rc != 0)
 			aw_snapshot_free(snap);
 	}
@@ -230,25 +192,25 @@ static int evaluate(const struct check_args *a, const struct aw_assumptions *as,
 		    const struct aw_snapshot *snap)
 {
 	struct totals t = { { 0 } };
-	json_object *rules = a->format == FORMAT_JSON ? json_object_new_array() : NULL;
+	json_object *rules = a->pc.format == FORMAT_JSON ? json_object_new_array() : NULL;
 
-	if (a->format == FORMAT_KTAP)
+	if (a->pc.format == FORMAT_KTAP)
 		printf("KTAP version 1\n1..%zu\n", as->n);
 	for (size_t i = 0; i < as->n; i++) {
 		struct aw_rule_result res;
 		aw_rule_eval(&as->rules[i], snap, &res);
 		t.n[res.verdict]++;
-		if (a->format == FORMAT_TEXT)
+		if (a->pc.format == FORMAT_TEXT)
 			text_rule(a->assumptions, &as->rules[i], &res);
-		else if (a->format == FORMAT_KTAP)
+		else if (a->pc.format == FORMAT_KTAP)
 			ktap_rule(a->assumptions, i + 1, &as->rules[i], &res);
 		else
 			json_object_array_add(rules, rule_json(&as->rules[i], &res));
 		aw_rule_result_free(&res);
 	}
-	if (a->format == FORMAT_TEXT)
+	if (a->pc.format == FORMAT_TEXT)
 		text_totals(&t, as->n);
-	else if (a->format == FORMAT_JSON)
+	else if (a->pc.format == FORMAT_JSON)
 		json_report(a, rules, &t);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("abiwatch check: writing the output");
@@ -266,18 +228,18 @@ static int fail_input(char *err)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .format = FORMAT_TEXT };
+	struct check_args a = { .pc.format = FORMAT_TEXT };
 	struct aw_assumptions as;
 	struct aw_snapshot snap;
 	char *err = NULL;
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc != 0) {
-		aw_params_free(&a.probes.params);
+		aw_params_free(&a.pc.probes.params);
 		return rc < 0 ? AW_EXIT_PASS : rc;
 	}
 	if (aw_assume_load(a.assumptions, &as, &err) != 0) {
-		aw_params_free(&a.probes.params);
+		aw_params_free(&a.pc.probes.params);
 		return fail_input(err);
 	}
 	if (a.snapshot)
@@ -289,6 +251,6 @@ int cmd_check(int argc, char **argv)
 		aw_snapshot_free(&snap);
 	}
 	aw_assume_free(&as);
-	aw_params_free(&a.probes.params);
+	aw_params_free(&a.pc.probes.params);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include "core/result.h"
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 int cmd_run(int argc, char **argv);
@@ -27,6 +28,24 @@ struct probe_options {
 	double timeout_s;
 	struct aw_params params;
 };
+
+enum output_format { FORMAT_TEXT, FORMAT_KTAP, FORMAT_JSON, FORMAT_KCIDB };
+
+/* What run and check are told: the snapshot to write, the format of what
+ * they print, and how probes run. */
+struct probe_command {
+	const char *output;
+	enum output_format format;
+	bool probe_options; /* --timeout or a family option was given */
+	struct probe_options probes;
+};
+
+/* Parse --output, --format (one of formats, NULL-terminated), --timeout,
+ * the families' options and --help (usage, then the families' options, on
+ * stdout); the operands start at optind.  0 to go on, -1 after --help,
+ * else the usage status. */
+int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
+		 const char *const *formats, struct probe_command *pc);
 
 /* Family options get getopt codes from FAMILY_OPT up, in table order. */
 #define FAMILY_OPT 0x1000
@@ -62,7 +81,6 @@ int parse_choice(const char *cmd, const char *option, const char *arg, const cha
 		 int *choice);
 
 /* What a command can write on stdout. */
-enum output_format { FORMAT_TEXT, FORMAT_KTAP, FORMAT_JSON, FORMAT_KCIDB };
 /* --format ARG, one of the names a command offers (NULL-terminated, in
  * the order its help lists them).  0, or the usage status. */
 int parse_format(const char *cmd, const char *arg, const char *const *offered,

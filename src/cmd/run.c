@@ -40,12 +40,10 @@ static const char run_usage[] =
 	"skipped; 2 for bad usage.\n";
 
 struct run_args {
-	const char *output;
+	struct probe_command pc;
 	char *default_output;
-	enum output_format format;
 	char **globs;
 	size_t nglobs;
-	struct probe_options probes;
 };
 
 struct option *probes_option_table(const struct option *own, size_t nown,
@@ -108,21 +106,8 @@ int probes_option(const char *cmd, int c, const char *arg,
 	return 0;
 }
 
-static int parse_option(int c, struct run_args *a, const struct aw_param **params)
-{
-	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
-
-	switch (c) {
-	case 'o':
-		a->output = optarg;
-		return 0;
-	case 'f':
-		return parse_format("run", optarg, formats, &a->format);
-	}
-	return probes_option("run", c, optarg, params, &a->probes);
-}
-
-static int parse_args(int argc, char **argv, struct run_args *a)
+int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
+		 const char *const *formats, struct probe_command *pc)
 {
 	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -137,21 +122,24 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	opterr = 0;
 	while (rc == 0 && (c = getopt_long(argc, argv, ":o:f:t:h", opts, NULL)) != -1) {
 		if (c == 'h') {
-			fputs(run_usage, stdout);
+			fputs(usage, stdout);
 			probes_options_help(stdout);
 			rc = -1;
 		} else if (c == ':') {
-			rc = usage_error("run", "option '%s' needs a value", argv[optind - 1]);
+			rc = usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 		} else if (c == '?') {
-			rc = usage_error("run", "unknown option '%s'", argv[optind - 1]);
+			rc = usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		} else if (c == 'o') {
+			pc->output = optarg;
+		} else if (c == 'f') {
+			rc = parse_format(cmd, optarg, formats, &pc->format);
 		} else {
-			rc = parse_option(c, a, params);
+			pc->probe_options = true;
+			rc = probes_option(cmd, c, optarg, params, &pc->probes);
 		}
 	}
 	free(opts);
 	free(params);
-	a->globs = argv + optind;
-	a->nglobs = (size_t)(argc - optind);
 	return rc;
 }
 
@@ -217,11 +205,11 @@ static void kcidb_report(const struct aw_run *run)
 
 static void report(const struct run_args *a, const struct aw_run *run)
 {
-	if (a->format == FORMAT_TEXT)
+	if (a->pc.format == FORMAT_TEXT)
 		aw_text_report(stdout, run);
-	else if (a->format == FORMAT_JSON)
+	else if (a->pc.format == FORMAT_JSON)
 		aw_json_report(stdout, run);
-	else if (a->format == FORMAT_KCIDB)
+	else if (a->pc.format == FORMAT_KCIDB)
 		kcidb_report(run);
 }
 
@@ -256,37 +244,40 @@ static int check_later(char *const *later, size_t nlater, const struct aw_probe_
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .format = FORMAT_KTAP };
+	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
+	struct run_args a = { .pc.format = FORMAT_KTAP };
 	struct aw_probe_ref *refs = NULL;
 	size_t nrefs, nlater = 0;
 	char **later = NULL;
 	struct aw_run run = { 0 };
-	int rc = parse_args(argc, argv, &a);
+	int rc = probes_parse("run", argc, argv, run_usage, formats, &a.pc);
 
 	if (rc != 0) {
-		aw_params_free(&a.probes.params);
+		aw_params_free(&a.pc.probes.params);
 		return rc < 0 ? AW_EXIT_PASS : rc;
 	}
+	a.globs = argv + optind;
+	a.nglobs = (size_t)(argc - optind);
 	select_registered(&a, &refs, &nrefs, &later, &nlater);
-	if ((rc = probes_prepare("run", &a.probes, &refs, &nrefs, &run)) != 0 ||
+	if ((rc = probes_prepare("run", &a.pc.probes, &refs, &nrefs, &run)) != 0 ||
 	    (rc = check_later(later, nlater, refs, nrefs)) != 0)
 		goto out;
-	if (!a.output)
-		a.output = a.default_output =
+	if (!a.pc.output)
+		a.pc.output = a.default_output =
 			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
-	if ((rc = check_writable("run", "the snapshot", a.output)) != 0)
+	if ((rc = check_writable("run", "the snapshot", a.pc.output)) != 0)
 		goto out;
-	probes_execute(&a.probes, refs, nrefs, a.format == FORMAT_KTAP ? stdout : NULL, &run);
+	probes_execute(&a.pc.probes, refs, nrefs, a.pc.format == FORMAT_KTAP ? stdout : NULL, &run);
 	report(&a, &run);
 	rc = aw_run_exit_status(&run);
-	if (probes_save("run", &run, a.output) != 0)
+	if (probes_save("run", &run, a.pc.output) != 0)
 		rc = AW_EXIT_USAGE;
-	if (isatty(STDERR_FILENO) && a.format != FORMAT_TEXT) {
+	if (isatty(STDERR_FILENO) && a.pc.format != FORMAT_TEXT) {
 		aw_text_summary(stderr, &run);
-		fprintf(stderr, "snapshot: %s\n", a.output);
+		fprintf(stderr, "snapshot: %s\n", a.pc.output);
 	}
 out:
-	aw_params_free(&a.probes.params);
+	aw_params_free(&a.pc.probes.params);
 	aw_run_free(&run);
 	free(refs);
 	free(later);
