@@ -138,8 +138,10 @@ unit: $(UNIT_BINS) $(UNIT_ASAN_BINS)
 # libFuzzer needs clang; the targets link only the core, not the probes.
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
 	@mkdir -p $(dir $@)
+	@# What the target includes (a family's parser as source) makes it stale too.
+	clang -std=gnu11 -Isrc -D_GNU_SOURCE -MM -MP -MT $@ -MF $@.d $<
 	clang -std=gnu11 -g -O1 -Isrc -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-		-o $@ $^ $(LDLIBS)
+		-o $@ $< $(FUZZ_CORE) $(LDLIBS)
 
 include mk/fuzz-cli.mk
 include mk/lava.mk
@@ -181,4 +183,4 @@ bench: abiwatch m32 vm
 clean:
 	rm -rf build abiwatch $(COOKIEFS)
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d) $(FUZZ_TARGETS:=.d)
