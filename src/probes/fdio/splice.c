@@ -54,7 +54,8 @@ static const struct aw_item splice_items[] = {
 	AW_OBS_ITEM("pipe_to_same_pipe", "splice(pipe -> the same pipe)"),
 	AW_OBS_ITEM("unix_to_pipe", "splice(unix stream socket -> pipe), 4 bytes pending"),
 	AW_OBS_ITEM("pipe_to_unix", "splice(pipe -> unix stream socket), 4 bytes"),
-	AW_OBS_ITEM("zero_to_pipe", "splice(/dev/zero -> pipe), 100 bytes"),
+	AW_OBS_ITEM("zero_to_pipe", "splice(/dev/zero -> pipe), 100 bytes",
+		    .change = "programs filling pipes from /dev/zero with splice fail with EINVAL, or start working"),
 	AW_OBS_ITEM("eventfd_to_pipe", "splice(eventfd -> pipe)"),
 	AW_OBS_ITEM("proc_status_to_pipe", "splice(/proc/self/status -> pipe): whole, "
 		    "or the errno", .change = "programs splicing /proc/PID files (seq_read only) "
@@ -73,7 +74,8 @@ static const struct aw_item splice_items[] = {
 	AW_OBS_ITEM("sendfile.file_to_null", "sendfile(/dev/null <- 9-byte regular file)"),
 	AW_OBS_ITEM("sendfile.pipe_to_file", "sendfile(regular file <- pipe)"),
 	AW_OBS_ITEM("sendfile.unix_to_file", "sendfile(regular file <- unix stream socket)"),
-	AW_OBS_ITEM("sendfile.zero_to_pipe", "sendfile(pipe <- /dev/zero), 100 bytes"),
+	AW_OBS_ITEM("sendfile.zero_to_pipe", "sendfile(pipe <- /dev/zero), 100 bytes",
+		    .change = "programs filling pipes from /dev/zero with sendfile fail with EINVAL, or start working"),
 	AW_OBS_ITEM("sendfile.proc_status_to_file", "sendfile(regular file <- /proc/self/status)",
 		    .change = "programs copying /proc/PID files with sendfile (cat, cp) fall back "
 		    "or fail"),
