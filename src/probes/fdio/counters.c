@@ -29,6 +29,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Observe what a create call with bad arguments gave, and close what
+ * it may have made. */
+static void observe_created(struct aw_ctx *ctx, const char *obs, int fd)
+{
+	fdio_observe_rc(ctx, obs, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* readv into two iovecs of half each: the bytes or -1 with errno. */
 static ssize_t readv_halves(int fd, void *buf, size_t half)
 {
@@ -156,10 +165,7 @@ static void eventfd_run(struct aw_ctx *ctx)
 	eventfd_fdinfo(ctx, efd);
 	close(efd);
 	eventfd_semaphore(ctx);
-	int bad = eventfd(0, 1 << 5);
-	fdio_observe_rc(ctx, "bad_flag", bad);
-	if (bad >= 0)
-		close(bad);
+	observe_created(ctx, "bad_flag", eventfd(0, 1 << 5));
 }
 
 /* ---- timerfd ---- */
@@ -234,14 +240,8 @@ static void timerfd_run(struct aw_ctx *ctx)
 		timerfd_expired(ctx, tfd);
 	if (tfd >= 0)
 		close(tfd);
-	int bad = timerfd_create(CLOCK_MONOTONIC, 1);
-	fdio_observe_rc(ctx, "bad_flags", bad);
-	if (bad >= 0)
-		close(bad);
-	bad = timerfd_create(99, 0);
-	fdio_observe_rc(ctx, "bad_clock", bad);
-	if (bad >= 0)
-		close(bad);
+	observe_created(ctx, "bad_flags", timerfd_create(CLOCK_MONOTONIC, 1));
+	observe_created(ctx, "bad_clock", timerfd_create(99, 0));
 }
 
 /* ---- signalfd ---- */
@@ -305,8 +305,7 @@ static int signalfd_child(void *arg)
 	}
 	signalfd_reads(ctx, sfd);
 	close(sfd);
-	int bad = signalfd(-1, &mask, 1);
-	fdio_observe_rc(ctx, "bad_flags", bad);
+	observe_created(ctx, "bad_flags", signalfd(-1, &mask, 1));
 	return 0;
 }
 

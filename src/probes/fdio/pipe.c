@@ -70,50 +70,69 @@ static int watch(int ep, int fd, unsigned events)
 	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0 ? 0 : -errno;
 }
 
-/* Steps of research note 1.1 on rd/wr: "0,1,0,1,0,1" on a fixed kernel. */
-static int reader_sequence(int rd, int wr, char *out, size_t outlen)
+/* A fresh epoll set watching fd for events: the set, or -errno. */
+static int watched(int fd, unsigned events)
 {
-	static char big[4097];
-	int ep = epoll_create1(EPOLL_CLOEXEC), rc = ep < 0 ? -errno : watch(ep, rd, EPOLLIN | EPOLLET);
-	int seen[6];
-
-	if (rc == 0) {
-		seen[0] = ready_now(ep);
-		seen[1] = write(wr, "x", 1) == 1 ? ready_now(ep) : -errno;
-		seen[2] = ready_now(ep);
-		seen[3] = write(wr, "y", 1) == 1 ? ready_now(ep) : -errno;
-		seen[4] = ready_now(ep);
-		seen[5] = write(wr, big, sizeof(big)) == (ssize_t)sizeof(big) ? ready_now(ep) : -errno;
-		snprintf(out, outlen, "%d,%d,%d,%d,%d,%d", seen[0], seen[1], seen[2], seen[3], seen[4],
-			 seen[5]);
-		for (int i = 0; i < 6; i++)
-			if (seen[i] < 0)
-				rc = seen[i];
-	}
-	if (ep >= 0)
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		return -errno;
+	int rc = watch(ep, fd, events);
+	if (rc < 0) {
 		close(ep);
+		return rc;
+	}
+	return ep;
+}
+
+/* seen[0..n) as "a,b,c" into out: 0, or the first -errno among them. */
+static int format_seen(const int *seen, int n, char *out, size_t outlen)
+{
+	size_t used = 0;
+	int rc = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		used += (size_t)snprintf(out + used, outlen - used, "%s%d", i ? "," : "", seen[i]);
+		if (seen[i] < 0 && rc == 0)
+			rc = seen[i];
+		if (used >= outlen)
+			break;
+	}
 	return rc;
 }
 
+/* Empty, a write, again, a second write undrained, again, a write that
+ * starts a new page: "0,1,0,1,0,1" on a fixed kernel. */
+static int reader_sequence(int rd, int wr, char *out, size_t outlen)
+{
+	static char big[4097];
+	int ep = watched(rd, EPOLLIN | EPOLLET), seen[6];
+
+	if (ep < 0)
+		return ep;
+	seen[0] = ready_now(ep);
+	seen[1] = write(wr, "x", 1) == 1 ? ready_now(ep) : -errno;
+	seen[2] = ready_now(ep);
+	seen[3] = write(wr, "y", 1) == 1 ? ready_now(ep) : -errno;
+	seen[4] = ready_now(ep);
+	seen[5] = write(wr, big, sizeof(big)) == (ssize_t)sizeof(big) ? ready_now(ep) : -errno;
+	close(ep);
+	return format_seen(seen, 6, out, outlen);
+}
+
+/* After ADD, again, after a write, after reading one byte back. */
 static int writer_sequence(int rd, int wr, char *out, size_t outlen)
 {
 	char c;
-	int ep = epoll_create1(EPOLL_CLOEXEC), rc = ep < 0 ? -errno : watch(ep, wr, EPOLLOUT | EPOLLET);
-	int seen[4];
+	int ep = watched(wr, EPOLLOUT | EPOLLET), seen[4];
 
-	if (rc == 0) {
-		seen[0] = ready_now(ep);
-		seen[1] = ready_now(ep);
-		seen[2] = write(wr, "ab", 2) == 2 ? ready_now(ep) : -errno;
-		seen[3] = read(rd, &c, 1) == 1 ? ready_now(ep) : -errno;
-		snprintf(out, outlen, "%d,%d,%d,%d", seen[0], seen[1], seen[2], seen[3]);
-		for (int i = 0; i < 4; i++)
-			if (seen[i] < 0)
-				rc = seen[i];
-	}
-	if (ep >= 0)
-		close(ep);
-	return rc;
+	if (ep < 0)
+		return ep;
+	seen[0] = ready_now(ep);
+	seen[1] = ready_now(ep);
+	seen[2] = write(wr, "ab", 2) == 2 ? ready_now(ep) : -errno;
+	seen[3] = read(rd, &c, 1) == 1 ? ready_now(ep) : -errno;
+	close(ep);
+	return format_seen(seen, 4, out, outlen);
 }
 
 typedef int (*sequence_fn)(int rd, int wr, char *out, size_t outlen);
