@@ -207,14 +207,16 @@ int fdio_as_fresh_uid(struct aw_ctx *ctx, aw_child_fn fn, void *arg)
 		uid_t uid = random_uid();
 		int st = aw_child_run_as(uid, uid, fn, arg, CHILD_TIMEOUT_MS, &refused);
 		if (refused) {
-			aw_skip_rest(ctx, "cannot become a fresh uid %u: %s%s", (unsigned)uid,
-				     aw_errname(refused), refused == -EINVAL ? " (not mapped: abiwatch "
-				     "runs without CAP_SYS_ADMIN)" : "");
+			/* The uid is random: the reason must not name it, so
+			 * that runs give the same snapshot. */
+			aw_skip_rest(ctx, "cannot become an unused uid: %s%s", aw_errname(refused),
+				     refused == -EINVAL ? " (not mapped: abiwatch runs without "
+				     "CAP_SYS_ADMIN)" : "");
 			return refused;
 		}
 		if (st != FDIO_UID_BUSY)
 			return st;
-		aw_note(ctx, "uid %u already holds pipes; trying another", (unsigned)uid);
+		aw_note(ctx, "a random uid already holds pipes; trying another");
 	}
 	aw_error_rest(ctx, "three random uids were all busy");
 	return -EBUSY;
