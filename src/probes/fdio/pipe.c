@@ -260,10 +260,11 @@ static int make_filler(const struct soft_plan *plan, int *fd)
 	*fd = p[0];
 	if (fcntl(p[0], F_GETPIPE_SZ) != DEFAULT_PIPE)
 		return FDIO_UID_BUSY;
-	if (plan->filler_pages * PAGE != DEFAULT_PIPE &&
-	    fcntl(p[0], F_SETPIPE_SZ, plan->filler_pages * PAGE) != plan->filler_pages * PAGE)
-		return -errno;
-	return 0;
+	if (plan->filler_pages * PAGE == DEFAULT_PIPE ||
+	    fcntl(p[0], F_SETPIPE_SZ, plan->filler_pages * PAGE) == plan->filler_pages * PAGE)
+		return 0;
+	/* EPERM: pipes of someone else's already count against the uid. */
+	return errno == EPERM ? FDIO_UID_BUSY : -errno;
 }
 
 static void small_pipe_contract(struct aw_ctx *ctx, int t[2])
@@ -338,6 +339,9 @@ static const char *plan_fillers(struct soft_plan *plan)
 
 	if (plan->soft <= 0)
 		return "fs.pipe-user-pages-soft is 0 (no soft limit)";
+	/* Below 64 KiB an unprivileged user's new pipes are smaller anyway. */
+	if (plan->max_size < DEFAULT_PIPE)
+		return "fs.pipe-max-size is below 65536";
 	if (max_pages >= 16 && plan->max_size % PAGE == 0 && plan->soft % max_pages == 0 &&
 	    plan->soft / max_pages <= 4096)
 		plan->filler_pages = (int)max_pages;
