@@ -295,7 +295,7 @@ static void splice_run(struct aw_ctx *ctx)
 
 static const char *const splice_tags[] = {
 	"linux-git:36e2c7421f02", "linux-git:dd78b0c483e3", "linux-git:9bb48c82aced",
-	"man:splice(2)", "man:sendfile(2)", NULL,
+	"linux-git:1b057bd800c3", "man:splice(2)", "man:sendfile(2)", NULL,
 };
 static const char *const splice_kconfig[] = { "CONFIG_UNIX98_PTYS", NULL };
 
