@@ -48,6 +48,15 @@ static bool next_word(const char *line, size_t n, size_t *at, const char **w, si
 	return true;
 }
 
+/* Printable ASCII but space: what the kernel's words are made of. */
+static bool graphic(const char *w, size_t wn)
+{
+	for (size_t i = 0; i < wn; i++)
+		if ((unsigned char)w[i] <= ' ' || (unsigned char)w[i] >= 0x7f)
+			return false;
+	return true;
+}
+
 static int hex_digit(char ch)
 {
 	if (ch >= '0' && ch <= '9')
@@ -89,6 +98,8 @@ static int copy_words(const char *line, size_t n, size_t at, char *out, size_t s
 	out[0] = '\0';
 	while (next_word(line, n, &at, &w, &wn)) {
 		size_t need = wn + (used > 0);
+		if (!graphic(w, wn))
+			return -EINVAL;
 		if (used + need + 1 > size)
 			return -ENOSPC;
 		if (used)
@@ -153,7 +164,8 @@ int mm_maps_perms(const char *maps, size_t len, const char *name, char perms[5])
 			if (field == 6)
 				break;
 		}
-		if (field == 6 && wn == nn && memcmp(w, name, nn) == 0 && permn == 4) {
+		if (field == 6 && wn == nn && memcmp(w, name, nn) == 0 && permn == 4 &&
+		    graphic(perm, permn)) {
 			memcpy(perms, perm, 4);
 			perms[4] = '\0';
 			return 0;
@@ -191,7 +203,7 @@ static bool limits_row(const char *line, size_t n, struct mm_limit *row)
 
 	memset(row, 0, sizeof(*row));
 	while (next_word(line, n, &at, &w, &wn) && !limit_value(w, wn, &v)) {
-		if (used + wn + (used > 0) + 1 > sizeof(row->name))
+		if (!graphic(w, wn) || used + wn + (used > 0) + 1 > sizeof(row->name))
 			return false;
 		if (used)
 			row->name[used++] = ' ';
@@ -203,7 +215,7 @@ static bool limits_row(const char *line, size_t n, struct mm_limit *row)
 	if (!next_word(line, n, &at, &w, &wn) || !limit_value(w, wn, &row->hard))
 		return false;
 	if (next_word(line, n, &at, &w, &wn)) {
-		if (wn + 1 > sizeof(row->unit))
+		if (wn + 1 > sizeof(row->unit) || !graphic(w, wn))
 			return false;
 		memcpy(row->unit, w, wn);
 	}
@@ -260,9 +272,8 @@ int mm_bracketed_word(const char *text, size_t len, char *word, size_t size)
 	if (!close || close == open + 1)
 		return -EINVAL;
 	size_t wn = (size_t)(close - open - 1);
-	for (size_t i = 0; i < wn; i++)
-		if (is_space(open[1 + i]) || open[1 + i] == '[' || open[1 + i] == '\n' || open[1 + i] == '\0')
-			return -EINVAL;
+	if (!graphic(open + 1, wn) || memchr(open + 1, '[', wn))
+		return -EINVAL;
 	size_t after = len - (size_t)(close - text) - 1;
 	if (memchr(close + 1, '[', after) || memchr(close + 1, ']', after))
 		return -EINVAL;

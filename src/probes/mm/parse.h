@@ -17,7 +17,8 @@
 /* The VmFlags tokens ("rd wr mr mw me ac nh") of the smaps block whose
  * range starts at addr, copied into flags (size bytes, NUL-terminated,
  * single spaces).  0; -ENOENT when no block starts at addr; -EINVAL
- * when that block has no VmFlags line before the next block; -ENOSPC
+ * when that block has no VmFlags line before the next block or a flag
+ * that is not printable ASCII; -ENOSPC
  * when the tokens do not fit. */
 int mm_smaps_vmflags(const char *smaps, size_t len, unsigned long addr, char *flags, size_t size);
 /* Whether the space-separated list holds token as a whole word. */
