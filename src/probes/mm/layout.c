@@ -18,9 +18,24 @@
 
 #define PAGE 4096UL
 
+/* A PROT_NONE page at addr unless something is there already; NULL
+ * when none was placed. */
+static void *spacer_at(char *addr)
+{
+	void *p = mmap(addr, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (p != addr) { /* a kernel without MAP_FIXED_NOREPLACE takes it as a hint */
+		munmap(p, PAGE);
+		return NULL;
+	}
+	return p;
+}
+
 int mm_count_aligned(size_t len, int extra_flags, int tries, unsigned long align)
 {
-	void *maps[64], *spacers[64];
+	char *maps[64];
+	void *below[64], *above[64];
 	int made = 0, aligned = 0, rc = 0;
 
 	if (tries > 64)
@@ -32,18 +47,20 @@ int mm_count_aligned(size_t len, int extra_flags, int tries, unsigned long align
 			rc = -errno;
 			break;
 		}
-		spacers[made] = mmap(NULL, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (spacers[made] == MAP_FAILED) {
-			rc = -errno;
-			munmap(maps[made], len);
-			break;
-		}
+		/* Right next to it on both sides (top-down and bottom-up
+		 * layouts), so that the next mapping of the same gap moves by a
+		 * page, whatever small holes elsewhere would take a spacer. */
+		below[made] = spacer_at(maps[made] - PAGE);
+		above[made] = spacer_at(maps[made] + len);
 		if ((uintptr_t)maps[made] % align == 0)
 			aligned++;
 	}
 	for (int i = 0; i < made; i++) {
 		munmap(maps[i], len);
-		munmap(spacers[i], PAGE);
+		if (below[i])
+			munmap(below[i], PAGE);
+		if (above[i])
+			munmap(above[i], PAGE);
 	}
 	return rc ? rc : aligned;
 }
