@@ -9,6 +9,8 @@
  * table; this lists them in order and holds what they share.
  */
 #include "mm.h"
+#include "parse.h"
+#include "lib/errname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +54,18 @@ int mm_read_long(const char *path, long long *value)
 		return -EINVAL;
 	*value = v;
 	return 0;
+}
+
+void mm_observe_boot_param(struct aw_ctx *ctx, const char *item, const char *name)
+{
+	char cmdline[4096], value[32];
+	long n = mm_read_file("/proc/cmdline", cmdline, sizeof(cmdline));
+	int rc = n < 0 ? (int)n : mm_cmdline_param(cmdline, (size_t)n, name, value, sizeof(value));
+
+	if (rc && rc != -ENOENT)
+		aw_error(ctx, item, "reading %s= of /proc/cmdline: %s", name, aw_errname(rc));
+	else
+		aw_observe(ctx, item, "%s", rc ? "none" : value);
 }
 
 static const struct aw_probe *const tables[] = {

@@ -11,7 +11,6 @@
  */
 #include "mm.h"
 #include "layout.h"
-#include "parse.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/helper.h"
@@ -61,20 +60,6 @@ static int gap_child(void *arg)
 	return 0;
 }
 
-static void observe_boot_param(struct aw_ctx *ctx)
-{
-	char cmdline[4096], value[32];
-	long n = mm_read_file("/proc/cmdline", cmdline, sizeof(cmdline));
-	int rc = n < 0 ? (int)n : mm_cmdline_param(cmdline, (size_t)n, "stack_guard_gap", value, sizeof(value));
-
-	if (rc == -ENOENT)
-		aw_observe(ctx, "boot_param", "none");
-	else if (rc)
-		aw_error(ctx, "boot_param", "reading /proc/cmdline: %s", aw_errname(rc));
-	else
-		aw_observe(ctx, "boot_param", "%s", value);
-}
-
 static void gap_run(struct aw_ctx *ctx)
 {
 	static const char *const args[] = { "gap", NULL };
@@ -83,7 +68,7 @@ static void gap_run(struct aw_ctx *ctx)
 	};
 
 	gap_ctx = ctx;
-	observe_boot_param(ctx);
+	mm_observe_boot_param(ctx, "boot_param", "stack_guard_gap");
 	int status = aw_child_run(gap_child, NULL, CHILD_MS);
 	static const char *const native[] = { "gap", "gap_prot_none" };
 	for (size_t i = 0; status != 0 && i < AW_ARRAY_SIZE(native); i++)

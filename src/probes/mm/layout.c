@@ -75,6 +75,22 @@ const char *mm_alignment_word(int aligned, int tries, char *buf, size_t size)
 	return buf;
 }
 
+int mm_alignment_of(unsigned long a, unsigned long b, unsigned long pmd, char *word, size_t wsize,
+		    char *note, size_t nsize, int *first)
+{
+	int na = mm_count_aligned(a, 0, MM_ALIGN_TRIES, pmd);
+	int nb = na < 0 ? na : mm_count_aligned(b, 0, MM_ALIGN_TRIES, pmd);
+
+	*first = na;
+	if (nb < 0)
+		return nb;
+	snprintf(note, nsize, "%d of %d mappings of %lu B and %d of %d of %lu B start on a %lu B boundary",
+		 na, MM_ALIGN_TRIES, a, nb, MM_ALIGN_TRIES, b, pmd);
+	char mixed[48];
+	snprintf(word, wsize, "%s", mm_alignment_word(na + nb, 2 * MM_ALIGN_TRIES, mixed, sizeof(mixed)));
+	return 0;
+}
+
 /* In a child: touch one byte at addr.  True when the child lived. */
 static bool reaches(uintptr_t addr)
 {

@@ -28,6 +28,13 @@ int mm_count_aligned(size_t len, int extra_flags, int tries, unsigned long align
  * most), "unaligned" (two at most), else "mixed (K of N)". */
 const char *mm_alignment_word(int aligned, int tries, char *buf, size_t size);
 
+/* Both sizes measured (MM_ALIGN_TRIES each) as one observation: its
+ * value into word ("aligned", "unaligned", "mixed (K of N)") and the
+ * counts as a sentence into note; *first the count of size a.  0, or
+ * -errno of the mmap that failed. */
+int mm_alignment_of(unsigned long a, unsigned long b, unsigned long pmd, char *word, size_t wsize,
+		    char *note, size_t nsize, int *first);
+
 /* The stack guard gap, measured: a one-page MAP_GROWSDOWN stack and,
  * one page above a free gap below it, a one-page neighbour of
  * protection prot; forked children each touch one page of the gap, and

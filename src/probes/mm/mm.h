@@ -25,4 +25,8 @@ long mm_read_file(const char *path, char *buf, size_t size);
  * (-EINVAL when it holds something else). */
 int mm_read_long(const char *path, long long *value);
 
+/* Observe the value of the kernel parameter name on /proc/cmdline as
+ * item, or "none" when it is not there. */
+void mm_observe_boot_param(struct aw_ctx *ctx, const char *item, const char *name);
+
 #endif

@@ -61,17 +61,16 @@ static void observe_mode(struct aw_ctx *ctx)
 static void observe_sizes(struct aw_ctx *ctx, const char *item, unsigned long a, unsigned long b,
 			  unsigned long pmd)
 {
-	char buf[48];
-	int na = mm_count_aligned(a, 0, MM_ALIGN_TRIES, pmd);
-	int nb = na < 0 ? na : mm_count_aligned(b, 0, MM_ALIGN_TRIES, pmd);
+	char word[48], note[160];
+	int first;
+	int rc = mm_alignment_of(a, b, pmd, word, sizeof(word), note, sizeof(note), &first);
 
-	if (nb < 0) {
-		aw_error(ctx, item, "mmap: %s", aw_errname(nb));
+	if (rc) {
+		aw_error(ctx, item, "mmap: %s", aw_errname(rc));
 		return;
 	}
-	aw_note(ctx, "%s: %d of %d mappings of %lu B and %d of %d of %lu B start on a %lu B boundary",
-		item, na, MM_ALIGN_TRIES, a, nb, MM_ALIGN_TRIES, b, pmd);
-	aw_observe(ctx, item, "%s", mm_alignment_word(na + nb, 2 * MM_ALIGN_TRIES, buf, sizeof(buf)));
+	aw_note(ctx, "%s: %s", item, note);
+	aw_observe(ctx, item, "%s", word);
 }
 
 static void thp_run(struct aw_ctx *ctx)

@@ -100,18 +100,6 @@ static void observe_maps(struct aw_ctx *ctx)
 	free(maps);
 }
 
-static void observe_boot_param(struct aw_ctx *ctx)
-{
-	char cmdline[4096], value[32];
-	long n = mm_read_file("/proc/cmdline", cmdline, sizeof(cmdline));
-	int rc = n < 0 ? (int)n : mm_cmdline_param(cmdline, (size_t)n, "vsyscall", value, sizeof(value));
-
-	if (rc && rc != -ENOENT)
-		aw_error(ctx, "boot_param", "reading /proc/cmdline: %s", aw_errname(rc));
-	else
-		aw_observe(ctx, "boot_param", "%s", rc ? "none" : value);
-}
-
 static void vsyscall_run(struct aw_ctx *ctx)
 {
 	char rbuf[32], cbuf[32];
@@ -119,7 +107,7 @@ static void vsyscall_run(struct aw_ctx *ctx)
 	int cs = aw_child_run(call_child, NULL, CHILD_MS);
 
 	observe_maps(ctx);
-	observe_boot_param(ctx);
+	mm_observe_boot_param(ctx, "boot_param", "vsyscall");
 	if (rs < 0 || cs < 0) {
 		aw_error_rest(ctx, "a child: %s", aw_errname(rs < 0 ? rs : cs));
 		return;

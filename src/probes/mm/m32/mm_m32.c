@@ -27,18 +27,15 @@ _Static_assert(sizeof(void *) == 4, "build with -m32: the point is the compat en
 
 static void sizes(const char *item, unsigned long a, unsigned long b, unsigned long pmd, int *first)
 {
-	char buf[48];
-	int na = mm_count_aligned(a, 0, MM_ALIGN_TRIES, pmd);
-	int nb = na < 0 ? na : mm_count_aligned(b, 0, MM_ALIGN_TRIES, pmd);
+	char word[48], note[160];
+	int rc = mm_alignment_of(a, b, pmd, word, sizeof(word), note, sizeof(note), first);
 
-	*first = na;
-	if (nb < 0) {
-		aw_out_unobserved(item, "mmap: %s", aw_errname(nb));
+	if (rc) {
+		aw_out_unobserved(item, "mmap: %s", aw_errname(rc));
 		return;
 	}
-	aw_out_note("%s: %d of %d mappings of %lu B and %d of %d of %lu B start on a %lu B boundary",
-		    item, na, MM_ALIGN_TRIES, a, nb, MM_ALIGN_TRIES, b, pmd);
-	aw_out_observe(item, "%s", mm_alignment_word(na + nb, 2 * MM_ALIGN_TRIES, buf, sizeof(buf)));
+	aw_out_note("%s: %s", item, note);
+	aw_out_observe(item, "%s", word);
 }
 
 static int thp(const char *pmd_text)
