@@ -118,6 +118,21 @@ static void observe_fchmod(struct aw_ctx *ctx)
 
 static struct aw_ctx *scope_ctx;
 
+/* Why a write of the sysctl was refused, for people. */
+static const char *write_refusal(int rc)
+{
+	switch (rc) {
+	case -EINVAL:
+		return " (below the parent namespace's value)";
+	case -EACCES: /* the sysctl's owner check wants the initial namespace's root */
+		return " (only uid 0 of the initial user namespace may open it for writing)";
+	case -EPERM:
+		return " (no CAP_SYS_ADMIN over the PID namespace)";
+	default:
+		return "";
+	}
+}
+
 /* PID 1 of a PID namespace of its own: each value in turn, lowest
  * first (a namespace may not go below its parent's). */
 static int scope_grandchild(void *arg)
@@ -134,8 +149,7 @@ static int scope_grandchild(void *arg)
 			snprintf(item, sizeof(item), "scope%d.%s", v, calls[i]);
 			if (rc)
 				aw_unobserved(ctx, item, "writing %d to %s in the probe's PID namespace: %s%s", v,
-					      SYSCTL, aw_errname(rc),
-					      rc == -EINVAL ? " (below the parent namespace's value)" : "");
+					      SYSCTL, aw_errname(rc), write_refusal(rc));
 			else
 				observe_call(ctx, item, flags[i]);
 		}
