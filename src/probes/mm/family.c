@@ -11,56 +11,41 @@
 #include "mm.h"
 #include "parse.h"
 #include "lib/errname.h"
+#include "lib/proc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-long mm_read_file(const char *path, char *buf, size_t size)
+int mm_read_text(const char *path, char **text, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t used = 0;
-	while (used + 1 < size) {
-		ssize_t n = read(fd, buf + used, size - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-			close(fd);
-			return -err;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	buf[used] = '\0';
-	return (long)used;
+	return aw_file_slurp(path, text, len) == 0 ? 0 : -errno;
 }
 
 int mm_read_long(const char *path, long long *value)
 {
-	char buf[64], *end;
-	long n = mm_read_file(path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
+	char *text, *end;
+	size_t len;
+	int rc = mm_read_text(path, &text, &len);
+	if (rc)
+		return rc;
 	errno = 0;
-	long long v = strtoll(buf, &end, 10);
-	if (errno || end == buf || (*end && strcmp(end, "\n") != 0))
-		return -EINVAL;
-	*value = v;
-	return 0;
+	long long v = strtoll(text, &end, 10);
+	rc = errno || end == text || (*end && strcmp(end, "\n") != 0) ? -EINVAL : 0;
+	free(text);
+	if (rc == 0)
+		*value = v;
+	return rc;
 }
 
 void mm_observe_boot_param(struct aw_ctx *ctx, const char *item, const char *name)
 {
-	char cmdline[4096], value[32];
-	long n = mm_read_file("/proc/cmdline", cmdline, sizeof(cmdline));
-	int rc = n < 0 ? (int)n : mm_cmdline_param(cmdline, (size_t)n, name, value, sizeof(value));
+	char *cmdline = NULL, value[32];
+	size_t len = 0;
+	int rc = mm_read_text("/proc/cmdline", &cmdline, &len);
+	if (rc == 0)
+		rc = mm_cmdline_param(cmdline, len, name, value, sizeof(value));
+	free(cmdline);
 
 	if (rc && rc != -ENOENT)
 		aw_error(ctx, item, "reading %s= of /proc/cmdline: %s", name, aw_errname(rc));

@@ -32,7 +32,7 @@ static void *spacer_at(char *addr)
 	return p;
 }
 
-int mm_count_aligned(size_t len, int extra_flags, int tries, unsigned long align)
+int mm_count_aligned(size_t len, int tries, unsigned long align)
 {
 	char *maps[64];
 	void *below[64], *above[64];
@@ -42,7 +42,7 @@ int mm_count_aligned(size_t len, int extra_flags, int tries, unsigned long align
 		tries = 64;
 	for (; made < tries; made++) {
 		maps[made] = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (maps[made] == MAP_FAILED) {
 			rc = -errno;
 			break;
@@ -78,8 +78,8 @@ const char *mm_alignment_word(int aligned, int tries, char *buf, size_t size)
 int mm_alignment_of(unsigned long a, unsigned long b, unsigned long pmd, char *word, size_t wsize,
 		    char *note, size_t nsize, int *first)
 {
-	int na = mm_count_aligned(a, 0, MM_ALIGN_TRIES, pmd);
-	int nb = na < 0 ? na : mm_count_aligned(b, 0, MM_ALIGN_TRIES, pmd);
+	int na = mm_count_aligned(a, MM_ALIGN_TRIES, pmd);
+	int nb = na < 0 ? na : mm_count_aligned(b, MM_ALIGN_TRIES, pmd);
 
 	*first = na;
 	if (nb < 0)

@@ -15,14 +15,13 @@
 #define MM_PMD_DEFAULT (2UL << 20) /* x86's PMD size, when sysfs does not say */
 #define MM_ALIGN_TRIES 16
 
-/* Map tries anonymous MAP_PRIVATE mappings of len bytes (extra_flags
- * added), each with a 4 KiB PROT_NONE spacer placed right below and
- * above it, and count those that start on a multiple of align.  The
- * spacers move an unaligned layout by a page each time, so that chance
- * aligns at most one of 16 (without them, a 2 MiB-aligned mmap base
- * would align them all, or every other one of 3 MiB).  All is unmapped
- * again.  The count, or -errno of the mmap that failed. */
-int mm_count_aligned(size_t len, int extra_flags, int tries, unsigned long align);
+/* Map tries anonymous MAP_PRIVATE mappings of len bytes, each with a
+ * 4 KiB PROT_NONE spacer placed right below and above it, and count
+ * those that start on a multiple of align.  The spacers move an
+ * unaligned layout by a page each time, so that chance aligns at most
+ * one of 16 (without them, a 2 MiB-aligned mmap base would align them
+ * all, or every other one of 3 MiB).  All is unmapped again.  The count, or -errno of the mmap that failed. */
+int mm_count_aligned(size_t len, int tries, unsigned long align);
 
 /* What a count means, for an observation: "aligned" (all but one at
  * most), "unaligned" (two at most), else "mixed (K of N)". */

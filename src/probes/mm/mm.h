@@ -18,9 +18,9 @@ extern const struct aw_probe mm_limits_probes[];
 
 #define MM_HELPER "abiwatch-mm-m32"
 
-/* A whole small file (/proc, /sys) into buf, NUL-terminated: its length,
- * or -errno. */
-long mm_read_file(const char *path, char *buf, size_t size);
+/* A whole file (/proc, /sys), NUL-terminated, malloc'd (free *text):
+ * 0, or -errno. */
+int mm_read_text(const char *path, char **text, size_t *len);
 /* A sysctl or sysfs file holding one integer: 0 with *value, or -errno
  * (-EINVAL when it holds something else). */
 int mm_read_long(const char *path, long long *value);

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define THP_SYSFS "/sys/kernel/mm/transparent_hugepage/"
 #define HELPER_TIMEOUT_MS 5000
@@ -45,11 +46,13 @@ static unsigned long pmd_size(void)
 
 static void observe_mode(struct aw_ctx *ctx)
 {
-	char text[256], word[32];
-	long n = mm_read_file(THP_SYSFS "enabled", text, sizeof(text));
-	int rc = n < 0 ? (int)n : mm_bracketed_word(text, (size_t)n, word, sizeof(word));
+	char *text = NULL, word[32];
+	size_t len = 0;
+	int read = mm_read_text(THP_SYSFS "enabled", &text, &len);
+	int rc = read ? read : mm_bracketed_word(text, len, word, sizeof(word));
 
-	if (n == -ENOENT)
+	free(text);
+	if (read == -ENOENT)
 		aw_unobserved(ctx, "mode", "no %senabled: a kernel without CONFIG_TRANSPARENT_HUGEPAGE", THP_SYSFS);
 	else if (rc)
 		aw_error(ctx, "mode", "reading %senabled: %s", THP_SYSFS, aw_errname(rc));
