@@ -30,7 +30,11 @@
 
 #define VM "/proc/sys/vm/"
 #define PAGE 4096UL
-#define CHILD_MS 10000
+#define CHILD_MS 5000
+/* Filling the mapping table: 65531 mmaps, a second on a loaded machine
+ * and several under QEMU's TCG. */
+#define FILL_MS 25000
+#define PROBE_TIMEOUT_S 40
 /* Beyond this many mappings, filling the table costs more than a probe may. */
 #define MAP_COUNT_BOUND 262144
 #define MAPS_BUF (64UL << 20)
@@ -167,7 +171,7 @@ static void observe_map_count(struct aw_ctx *ctx)
 			max, MAP_COUNT_BOUND);
 		return;
 	}
-	int status = aw_child_run(map_count_child, NULL, CHILD_MS);
+	int status = aw_child_run(map_count_child, NULL, FILL_MS);
 	if (status != 0 && !aw_reported(ctx, "map_count_reached"))
 		aw_error(ctx, "map_count_reached", "the child ended with status %d", status);
 	if (status != 0 && !aw_reported(ctx, "map_count_errno"))
@@ -220,6 +224,7 @@ const struct aw_probe mm_limits_probes[] = {
 		.run = limits_run,
 		.items = limits_items,
 		.tags = limits_tags,
+		.timeout_s = PROBE_TIMEOUT_S,
 	},
 	AW_PROBES_END,
 };
