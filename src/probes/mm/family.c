@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The mm family: the process address space as JVMs, CRIU and sandboxes
- * rely on it.  Where anonymous mappings land (THP alignment, 6.7/6.8,
+ * rely on it.  Where anonymous mappings land (THP alignment, 6.8,
  * and not for 32-bit callers), what MAP_STACK marks, memfd's exec
  * control (6.3), the stack guard gap (4.12), the rlimits a fresh init
  * gets, the vsyscall page, and the vm.* limits with the errno of what

@@ -195,8 +195,12 @@ static void memfd_run(struct aw_ctx *ctx)
 	observe_call(ctx, "noexec_seal", MFD_NOEXEC_SEAL);
 	observe_add_seal(ctx);
 	observe_fchmod(ctx);
+	if (rc == -ENOENT) {
+		aw_skip_rest(ctx, "no %s (ENOENT): memfd exec control came in 6.3", SYSCTL);
+		return;
+	}
 	if (rc) {
-		aw_skip_rest(ctx, "no %s (%s): memfd exec control came in 6.3", SYSCTL, aw_errname(rc));
+		aw_skip_rest(ctx, "cannot read %s: %s", SYSCTL, aw_errname(rc));
 		return;
 	}
 	scope_ctx = ctx;
