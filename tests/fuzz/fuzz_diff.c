@@ -41,7 +41,8 @@ static void write_all(const struct aw_diff *d)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	aw_diff_text(f, d, "old", "new");
+	aw_diff_text(f, d, "old", "new", false);
+	aw_diff_text(f, d, "old", "new", true);
 	aw_diff_ktap(f, d, "old", "new");
 	aw_diff_json(f, d, "old", "new");
 	fclose(f);

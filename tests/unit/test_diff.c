@@ -313,7 +313,7 @@ static char *text_of(const struct aw_diff *d, int format)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (format == 0)
-		aw_diff_text(f, d, "old.snap", "new.snap");
+		aw_diff_text(f, d, "old.snap", "new.snap", false);
 	else if (format == 1)
 		aw_diff_ktap(f, d, "old.snap", "new.snap");
 	else
