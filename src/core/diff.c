@@ -830,9 +830,19 @@ static void text_environment(FILE *out, const struct aw_diff *d, bool verbose)
 	}
 }
 
+static bool visible_env(const struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->nenv; i++)
+		if (!d->env[i].ignored)
+			return true;
+	return false;
+}
+
 void aw_diff_text(FILE *out, const struct aw_diff *d, const char *on, const char *nn,
 		  bool verbose)
 {
+	if (!d->n && !formats_differ(d) && !visible_env(d))
+		return; /* as diff(1): silence when the same */
 	char *summary = aw_diff_summary(d);
 	fprintf(out, "%s\n", summary);
 	free(summary);
