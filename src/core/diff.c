@@ -652,7 +652,7 @@ static char *need_words(const char *cause, bool one)
 		return xasprintf("%s the machine's %s", one ? "follows" : "follow",
 				 *cause == 'm' ? "memory" : "CPU count");
 	if (strncmp(cause, "fs:", 3) == 0)
-		return xasprintf("%s a %s filesystem", need, cause + 3);
+		return xasprintf("%s the %s filesystem", need, cause + 3);
 	if (strcmp(cause, "probes") == 0)
 		return xstrdup(one ? "belongs to a probe not run" : "belong to probes not run");
 	if (strncmp(cause, "cap_", 4) == 0) {

@@ -394,7 +394,7 @@ static void test_named_causes_fold(void **state)
 	assert_null(find(&d, "obs.f.t.v")->cause);
 	char *s = aw_diff_summary(&d);
 	assert_string_equal(s, "2 kernel changes, 0 new failures; 6 items not comparable: "
-			       "4 need i386 programs (not on the new side), 1 needs a xfs filesystem "
+			       "4 need i386 programs (not on the new side), 1 needs the xfs filesystem "
 			       "(not on the old side), 1 needs user namespaces (not on the new side)");
 	free(s);
 	assert_true(aw_diff_differs(&d));
