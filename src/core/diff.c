@@ -838,19 +838,27 @@ static bool visible_env(const struct aw_diff *d)
 	return false;
 }
 
+/* What every format leads with: the summary line, and a word on formats
+ * when they differ, each line after prefix. */
+static void put_lead(FILE *out, const struct aw_diff *d, const char *on, const char *nn,
+		     const char *prefix)
+{
+	char *summary = aw_diff_summary(d);
+	fprintf(out, "%s%s\n", prefix, summary);
+	free(summary);
+	if (formats_differ(d)) {
+		char *f = formats_line(d, on, nn);
+		fprintf(out, "%s%s\n", prefix, f);
+		free(f);
+	}
+}
+
 void aw_diff_text(FILE *out, const struct aw_diff *d, const char *on, const char *nn,
 		  bool verbose)
 {
 	if (!d->n && !formats_differ(d) && !visible_env(d))
 		return; /* as diff(1): silence when the same */
-	char *summary = aw_diff_summary(d);
-	fprintf(out, "%s\n", summary);
-	free(summary);
-	if (formats_differ(d)) {
-		char *f = formats_line(d, on, nn);
-		fprintf(out, "%s\n", f);
-		free(f);
-	}
+	put_lead(out, d, on, nn, "");
 	text_kernel_changes(out, d);
 	text_not_comparable(out, d, verbose);
 	text_environment(out, d, verbose);
@@ -863,14 +871,7 @@ void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char
 	fprintf(out, "# abiwatch diff %s %s\n", o, n);
 	free(o);
 	free(n);
-	char *summary = aw_diff_summary(d);
-	fprintf(out, "# %s\n", summary);
-	free(summary);
-	if (formats_differ(d)) {
-		char *f = formats_line(d, on, nn);
-		fprintf(out, "# %s\n", f);
-		free(f);
-	}
+	put_lead(out, d, on, nn, "# ");
 	for (size_t i = 0; i < d->nenv; i++) {
 		if (d->env[i].ignored)
 			continue;
