@@ -471,17 +471,21 @@ static void explain(const struct aw_diff *d, struct aw_diff_change *c, const str
 		    const struct entry *n)
 {
 	const struct entry *e = n ? n : o;
+	/* An item one side has only because that side ran its probe: the
+	 * run's doing first, whatever the other side's skip said. */
+	if (c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED) {
+		c->new_side = c->kind == AW_DIFF_REMOVED;
+		c->cause = unrun_cause(d, e, c->new_side);
+		c->cause_key = c->cause ? xstrdup("probes") : NULL;
+		if (c->cause)
+			return;
+	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
 	    explain_by_machine_size(d, c, e))
 		return;
 	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {
 		c->new_side = c->kind == AW_DIFF_SKIPPED;
 		c->cause = env_cause(d, c->new_side ? n : o, c->new_side, &c->cause_key);
-	}
-	if (c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED) {
-		c->new_side = c->kind == AW_DIFF_REMOVED;
-		c->cause = unrun_cause(d, e, c->new_side);
-		c->cause_key = c->cause ? xstrdup("probes") : NULL;
 	}
 }
 
