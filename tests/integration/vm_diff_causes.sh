@@ -111,4 +111,30 @@ listed=$(grep -c '^    ' "$tmp/verbose")
 [[ $(sed -n 4p "$tmp/ktap") == "# $summary" ]] && report ok "KTAP: the summary line after the plan and the title" || report bad "KTAP summary"
 [[ $(grep -c '^not ok ' "$tmp/ktap") == "$nkernel" ]] && report ok "KTAP: not ok only for the kernel changes" ||
 	report bad "KTAP: $(grep -c '^not ok ' "$tmp/ktap") not ok"
+
+# The report of the same pair opens with the kernel's changes.
+chromium=$(command -v chromium || command -v chromium-browser)
+if [[ -z $chromium ]]; then
+	echo "# chromium not installed (scripts/install-deps installs it): the report is not rendered"
+	finish
+fi
+mkdir -p build/report-test
+page=build/report-test/vm-diff-causes.html
+"$abiwatch" report -o "$page" "$tmp/61.snapshot" "$tmp/host.snapshot" && report ok "report written" || report bad "report failed"
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+       --disable-sync --no-first-run --user-data-dir="$tmp/profile")
+"$chromium" "${flags[@]}" --dump-dom "file://$(realpath "$page")" >"$tmp/dom" 2>"$tmp/chromium.err"
+"$chromium" "${flags[@]}" --window-size=1400,900 --screenshot="$(realpath build/report-test)/vm-diff-causes.png" \
+	"file://$(realpath "$page")" >/dev/null 2>>"$tmp/chromium.err"
+[[ -s build/report-test/vm-diff-causes.png ]] && report ok "first screen: build/report-test/vm-diff-causes.png" ||
+	report bad "no screenshot"
+listed=$(grep -o '<li class="kernel-change" data-name="[^"]*"' "$tmp/dom" | sed 's/.*data-name="//; s/"$//' | sort)
+[[ $listed == "$kernel" ]] && report ok "the report's kernel changes are diff's: $(echo $listed)" ||
+	report bad "report kernel changes: $(echo $listed)"
+grep -q "<p class=\"pair-summary\" id=\"pair-summary-1\">$summary</p>" "$tmp/dom" &&
+	report ok "the report's pair leads with diff's summary line" || report bad "report summary"
+pos() { grep -b -o "$1" "$tmp/dom" | head -n 1 | cut -d: -f1; }
+k=$(pos '<li class="kernel-change"'); c=$(pos '<details class="cause"'); e=$(pos '<table class="env"')
+[[ -n $k && -n $c && -n $e && $k -lt $c && $c -lt $e ]] &&
+	report ok "kernel changes before the folded causes, before the environments" || report bad "order $k $c $e"
 finish
