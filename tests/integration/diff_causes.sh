@@ -4,7 +4,9 @@
 # xfs, with less memory and fewer CPUs.  Skips that name a cause are never
 # kernel changes, in either direction; they fold by cause; the exit status
 # says whether the kernel changed; check says "unknown (CAUSE)"; KCIDB
-# marks them SKIP with the cause and stays schema-valid.
+# marks them SKIP with the cause and stays schema-valid.  And this machine's
+# own env.userns, env.i386, env.cpus, env.memory and env.fs agree with
+# tests/lib/machine.
 set -u
 export LC_ALL=C
 abiwatch=${ABIWATCH:-./abiwatch}
@@ -82,4 +84,23 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
 else
 	echo "# python3-jsonschema not installed: the schema is not checked here (kcidb.sh does where it is)"
 fi
+
+# This machine's own abilities, recorded as tests/lib/machine finds them.
+. tests/lib/machine
+"$abiwatch" run -o "$work/here.snapshot" mqueue.noattr >/dev/null 2>&1
+env_of() { sed -n "s/^env\.$1 = //p" "$work/here.snapshot"; }
+if machine_userns; then [[ $(env_of userns) == yes ]]; else [[ $(env_of userns) == no:* ]]; fi &&
+	ok "env.userns = $(env_of userns)" || bad "env.userns = $(env_of userns)"
+if machine_i386; then [[ $(env_of i386) == yes ]]; else [[ $(env_of i386) == no:* ]]; fi &&
+	ok "env.i386 = $(env_of i386 | cut -c1-40)" || bad "env.i386 = $(env_of i386)"
+[[ $(env_of cpus) == "$(getconf _NPROCESSORS_ONLN)" ]] && ok "env.cpus = $(env_of cpus)" || bad "env.cpus = $(env_of cpus)"
+[[ $(env_of memory) == $(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024)) ]] &&
+	ok "env.memory = $(env_of memory), MemTotal" || bad "env.memory = $(env_of memory)"
+fs_ok=1
+for f in tmpfs ext4 xfs btrfs; do
+	in_list=0; [[ ,$(env_of fs), == *",$f,"* ]] && in_list=1
+	machine_fs "$f" && has=1 || has=0
+	((in_list == has)) || { fs_ok=0; echo "# $f: env.fs says $in_list, tests/lib/machine $has"; }
+done
+((fs_ok)) && ok "env.fs = $(env_of fs), as tests/lib/machine finds them" || bad "env.fs = $(env_of fs)"
 exit $status
