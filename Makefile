@@ -115,6 +115,10 @@ build/asan/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
 
+# diff's test also links a family whose observations follow the machine.
+build/unit/test_diff: build/obj/tests/fixtures/sized_family.o
+build/unit-asan/test_diff: build/asan/tests/fixtures/sized_family.o
+
 build/unit/%: tests/unit/%.c $(LIB_OBJS) $(FIXTURES)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka

@@ -5,6 +5,7 @@
 #include "lib/tree.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "core/env.h"
 #include "core/util.h"
 
 #include <dirent.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -75,6 +77,50 @@ char *aw_fs_type_missing(const char *fstype)
 	return xasprintf("%s not in /proc/filesystems", fstype);
 }
 
+/* What the machine lacks for b: its filesystem type, its mkfs, loop
+ * devices; NULL when nothing. */
+static char *missing_parts(const struct aw_backend *b)
+{
+	char *why = b->fstype ? aw_fs_type_missing(b->fstype) : NULL;
+	if (why)
+		return why;
+	if (b->mkfs) {
+		char *prog = aw_which(b->mkfs);
+		if (!prog)
+			return xasprintf("%s not found", b->mkfs);
+		free(prog);
+	}
+	if (b->loop && access("/dev/loop-control", F_OK) != 0)
+		return xasprintf("no /dev/loop-control: %s", strerror(errno));
+	return NULL;
+}
+
+char *aw_backend_unusable(const struct aw_backend *b)
+{
+	char *why = missing_parts(b);
+	/* A probe mounts a block device only with CAP_SYS_ADMIN in the
+	 * initial user namespace, which the runner keeps it in when it
+	 * holds the capability. */
+	if (!why && b->block && !aw_cap_effective(CAP_SYS_ADMIN))
+		why = xstrdup("mounting a block device needs CAP_SYS_ADMIN");
+	return why;
+}
+
+char *aw_backends_usable(void)
+{
+	char *list = NULL;
+	for (const struct aw_backend *const *b = aw_backends; *b; b++) {
+		char *why = aw_backend_unusable(*b);
+		if (!why) {
+			char *more = xasprintf("%s%s%s", list ? list : "", list ? "," : "", (*b)->name);
+			free(list);
+			list = more;
+		}
+		free(why);
+	}
+	return list ? list : xstrdup("none");
+}
+
 enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts *o,
 			    struct aw_fs *fs, char **why)
 {
@@ -84,20 +130,8 @@ enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts 
 	fs->loop_nr[0] = fs->loop_nr[1] = -1;
 	*why = NULL;
 
-	if (b->fstype && (*why = aw_fs_type_missing(b->fstype)))
+	if ((*why = missing_parts(b)))
 		return AW_FS_SKIP;
-	if (b->mkfs) {
-		char *prog = aw_which(b->mkfs);
-		if (!prog) {
-			*why = xasprintf("%s not found", b->mkfs);
-			return AW_FS_SKIP;
-		}
-		free(prog);
-	}
-	if (b->loop && access("/dev/loop-control", F_OK) != 0) {
-		*why = xasprintf("no /dev/loop-control: %s", strerror(errno));
-		return AW_FS_SKIP;
-	}
 	enum aw_fs_rc rc = b->prepare(b, o, fs, why);
 	if (rc != AW_FS_OK) {
 		char *ignored = NULL;

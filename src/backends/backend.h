@@ -77,6 +77,14 @@ extern const struct aw_backend aw_backend_tmpfs, aw_backend_ext4, aw_backend_xfs
 extern const struct aw_backend *const aw_backends[];
 const struct aw_backend *aw_backend_find(const char *name);
 
+/* Why b cannot be used by a probe of this run, or NULL when it can: its
+ * filesystem type, its mkfs, loop devices, the privilege to mount a
+ * block device (malloc'd).  The same checks as aw_fs_prepare()'s. */
+char *aw_backend_unusable(const struct aw_backend *b);
+/* The names of the backends of aw_backends[] usable here, comma-separated,
+ * "none" for none (malloc'd): a snapshot's env.fs. */
+char *aw_backends_usable(void);
+
 /* Check what b needs, then make a fresh working directory.  On AW_FS_OK
  * the caller owns fs and must aw_fs_release() it; otherwise *why is set
  * (malloc'd) and nothing is left to release. */

@@ -107,10 +107,21 @@ struct totals {
 	size_t n[3]; /* by verdict */
 };
 
+/* "held", "broken", "unknown", or "unknown (i386)" when the machine
+ * caused it (malloc'd). */
+static char *verdict_words(const struct aw_rule_result *res)
+{
+	if (res->verdict == AW_UNKNOWN && res->cause)
+		return xasprintf("unknown (%s)", res->cause);
+	return xstrdup(aw_verdict_name(res->verdict));
+}
+
 static void text_rule(const char *file, const struct aw_rule *r, const struct aw_rule_result *res)
 {
 	char *message = aw_escape(r->message); /* one line, whatever it holds */
-	printf("%-8s %s:%u: %s\n", aw_verdict_name(res->verdict), file, r->line, r->condition);
+	char *verdict = verdict_words(res);
+	printf("%-8s %s:%u: %s\n", verdict, file, r->line, r->condition);
+	free(verdict);
 	printf("%9s%s\n", "", message);
 	free(message);
 	for (size_t i = 0; i < res->ndetails; i++)
@@ -147,7 +158,8 @@ static void ktap_rule(const char *file, size_t no, const struct aw_rule *r,
 	else if (res->verdict == AW_BROKEN)
 		printf("not ok %zu %s\n", no, name);
 	else
-		printf("ok %zu %s # SKIP unknown: %s\n", no, name,
+		printf("ok %zu %s # SKIP unknown%s%s%s: %s\n", no, name, res->cause ? " (" : "",
+		       res->cause ? res->cause : "", res->cause ? ")" : "",
 		       res->ndetails ? res->details[0] : "");
 	free(name);
 }
@@ -159,6 +171,7 @@ static json_object *rule_json(const struct aw_rule *r, const struct aw_rule_resu
 	json_object_object_add(o, "condition", json_object_new_string(r->condition));
 	json_object_object_add(o, "message", json_object_new_string(r->message));
 	json_object_object_add(o, "verdict", json_object_new_string(aw_verdict_name(res->verdict)));
+	json_object_object_add(o, "cause", res->cause ? json_object_new_string(res->cause) : NULL);
 	for (size_t i = 0; i < res->ndetails; i++)
 		json_object_array_add(details, json_object_new_string(res->details[i]));
 	json_object_object_add(o, "details", details);

@@ -11,15 +11,18 @@
 
 static const char diff_usage[] =
 	"Usage: abiwatch diff [OPTION...] OLD NEW\n"
-	"Compare two snapshots (abiwatch-snapshot(5)) and print what changed that\n"
-	"programs can see, one line per change with what it means for them:\n"
-	"observations changed, added or removed; checks that regressed (pass to\n"
-	"fail, error or timeout), recovered, or were skipped or unskipped; probes\n"
-	"whose outcome changed.  Differences of the environment (kernel release,\n"
-	"capabilities, ...) are shown apart, and a skip that the environment\n"
-	"explains (the new machine lacks the capability the probe needs) is listed\n"
-	"as such, not as a kernel change.  Snapshots of different minor versions\n"
-	"of one format are compared, and the output says so.\n"
+	"Compare two snapshots (abiwatch-snapshot(5)) and say what the kernel\n"
+	"changed that programs can see.  The first line sums it up: kernel\n"
+	"changes, new failures, and the items that could not be compared because\n"
+	"one side's machine lacked something (i386 programs, a capability, user\n"
+	"namespaces, a filesystem), counted by that cause.  Then the kernel\n"
+	"changes, one line each with what it means for programs: observations\n"
+	"changed, added or removed; checks that regressed (pass to fail, error or\n"
+	"timeout), recovered, or were skipped or unskipped; probes whose outcome\n"
+	"changed.  Then what could not be compared, one line per cause with the\n"
+	"first names, and last the environment's differences.  Snapshots of\n"
+	"different minor versions of one format are compared, and the output\n"
+	"says so.\n"
 	"\n"
 	"Options:\n"
 	"  -I, --ignore GLOB   leave out keys the glob selects: a name as 'run' takes\n"
@@ -27,14 +30,17 @@ static const char diff_usage[] =
 	"                      whole key ('obs.*', 'env.kernel.version'); repeatable\n"
 	"  -f, --format FMT    text (default), ktap (a result per change: not ok\n"
 	"                      unless the environment explains it) or json\n"
+	"  -v, --verbose       list every item that could not be compared, and the\n"
+	"                      environment's values whole\n"
 	"  -h, --help          show this help and exit\n"
 	"\n"
-	"Exit status as diff(1): 0 no difference but those the environment\n"
-	"explains, 1 differences, 2 trouble (bad usage, a file that cannot be\n"
-	"read or is not a snapshot, named with its line).\n";
+	"Exit status as diff(1), for the kernel: 0 no kernel change (the\n"
+	"environments may differ), 1 kernel changes, 2 trouble (bad usage, a file\n"
+	"that cannot be read or is not a snapshot, named with its line).\n";
 
 struct diff_args {
 	enum output_format format;
+	bool verbose;
 	char **ignore;
 	size_t nignore;
 	const char *old_path, *new_path;
@@ -46,6 +52,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 	static const struct option opts[] = {
 		{ "ignore", required_argument, NULL, 'I' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -54,7 +61,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":I:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":I:f:vh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(diff_usage, stdout);
 			return -1;
@@ -64,6 +71,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			return usage_error("diff", "unknown option '%s'", argv[optind - 1]);
 		} else if (c == 'f' && parse_format("diff", optarg, formats, &a->format) != 0) {
 			return AW_EXIT_USAGE;
+		} else if (c == 'v') {
+			a->verbose = true;
 		} else if (c == 'I') {
 			a->ignore = xrealloc(a->ignore, (a->nignore + 1) * sizeof(*a->ignore));
 			a->ignore[a->nignore++] = optarg;
@@ -95,7 +104,7 @@ static int compare(const struct diff_args *a, const struct aw_snapshot *old,
 
 	aw_diff_compute(old, new, &opts, &d);
 	if (a->format == FORMAT_TEXT)
-		aw_diff_text(stdout, &d, a->old_path, a->new_path);
+		aw_diff_text(stdout, &d, a->old_path, a->new_path, a->verbose);
 	else if (a->format == FORMAT_KTAP)
 		aw_diff_ktap(stdout, &d, a->old_path, a->new_path);
 	else

@@ -179,7 +179,7 @@ static int neighbour_diff(const char *old_path, const char *new_path, const char
 		*err = xasprintf("%s: %s", out_path, strerror(errno));
 		rc = -1;
 	} else {
-		aw_diff_text(f, &d, old_name, new_name);
+		aw_diff_text(f, &d, old_name, new_name, false);
 		if (fclose(f) != 0) {
 			*err = xasprintf("%s: %s", out_path, strerror(errno));
 			rc = -1;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch run: run probes, stream KTAP, write the snapshot. */
 #include "commands.h"
+#include "backends/backend.h"
+#include "core/env.h"
 #include "core/kcidb.h"
 #include "core/output.h"
 #include "core/params.h"
@@ -158,6 +160,11 @@ int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_re
 		return rc;
 	}
 	aw_env_collect(&run->env);
+	/* The core knows no backend: which filesystems this machine can
+	 * make is asked here, the way a probe's aw_fs_prepare() asks. */
+	char *fs = aw_backends_usable();
+	aw_env_set(&run->env, "fs", fs);
+	free(fs);
 	return 0;
 }
 

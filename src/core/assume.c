@@ -1120,6 +1120,7 @@ enum tv { TV_FALSE, TV_TRUE, TV_UNKNOWN };
 struct fact {
 	char *text;
 	bool unknown;
+	char cause[AW_CAUSE_MAX]; /* of the skip it reports, or "" */
 };
 
 struct ev {
@@ -1137,17 +1138,66 @@ struct val {
 	const char *key; /* the observation it was read from, or NULL */
 };
 
-/* Keep what the verdict rests on (once each), for the details. */
-static void add_fact(struct ev *e, bool unknown, char *text)
+/* Keep what the verdict rests on (once each), for the details: the
+ * fact, new or the same one kept before. */
+static struct fact *add_fact(struct ev *e, bool unknown, char *text)
 {
 	for (size_t i = 0; i < e->nfacts; i++) {
 		if (strcmp(e->facts[i].text, text) == 0) {
 			free(text);
-			return;
+			return &e->facts[i];
 		}
 	}
 	e->facts = xrealloc(e->facts, (e->nfacts + 1) * sizeof(*e->facts));
-	e->facts[e->nfacts++] = (struct fact){ text, unknown };
+	e->facts[e->nfacts] = (struct fact){ text, unknown, "" };
+	return &e->facts[e->nfacts++];
+}
+
+/* An unknown fact that a record's skip makes: with the skip's cause,
+ * when the machine caused it. */
+static void add_skip_fact(struct ev *e, const struct aw_record *rec, char *text)
+{
+	struct fact *f = add_fact(e, true, text);
+	const char *why;
+	if (rec->status == AW_ST_SKIP)
+		(void)aw_reason_cause(rec->reason, f->cause, &why);
+}
+
+/* Add cause to the comma-separated list *causes, once. */
+static void cause_add(char **causes, const char *cause)
+{
+	size_t n = strlen(cause);
+	for (const char *p = *causes; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+		if (strncmp(p, cause, n) == 0 && (p[n] == ',' || !p[n]))
+			return;
+	char *more = xasprintf("%s%s%s", *causes ? *causes : "", *causes ? "," : "", cause);
+	free(*causes);
+	*causes = more;
+}
+
+/* The cause of the skip of the first probe under pattern that did not
+ * run, when the machine caused it: why no key matches. */
+static const char *probe_skip_cause(const struct aw_snapshot *s, const char *pattern,
+				    char buf[AW_CAUSE_MAX])
+{
+	const char *why;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct aw_record *r = &s->records[i];
+		if (r->cls == AW_KEY_PROBE && r->status == AW_ST_SKIP && match(pattern, r->name, true) &&
+		    aw_reason_cause(r->reason, buf, &why))
+			return buf;
+	}
+	return NULL;
+}
+
+/* why_missing() as a fact, with the cause of a probe's skip. */
+static void add_missing_fact(struct ev *e, const char *name, bool check)
+{
+	char buf[AW_CAUSE_MAX];
+	const char *cause = probe_skip_cause(e->s, name, buf);
+	struct fact *f = add_fact(e, true, why_missing(e->s, name, check));
+	if (cause)
+		snprintf(f->cause, sizeof(f->cause), "%s", cause);
 }
 
 /* An observation's value as an integer: [-]decimal or [-]0xhex, whole. */
@@ -1191,9 +1241,9 @@ static void read_obs(struct ev *e, const node *n, struct val *v)
 		v->number = parse_int(obs->value, &v->num);
 		add_fact(e, false, xasprintf("%s = %s", name, esc));
 	} else if (obs) {
-		add_fact(e, true, xasprintf("%s: %s", name, esc));
+		add_skip_fact(e, obs, xasprintf("%s: %s", name, esc));
 	} else {
-		add_fact(e, true, why_missing(e->s, name, false));
+		add_missing_fact(e, name, false);
 	}
 	free(esc);
 }
@@ -1309,12 +1359,15 @@ static enum tv eval_is(struct ev *e, const node *n)
 	const char *name = key_name(e, n->a);
 	const struct aw_record *check = aw_snapshot_find(e->s, AW_KEY_CHECK, name);
 	if (!check) {
-		add_fact(e, true, why_missing(e->s, name, true));
+		add_missing_fact(e, name, true);
 		return TV_UNKNOWN;
 	}
 	char *esc = aw_escape(check->value);
 	bool unknown = !aw_status_is_outcome(check->status) && aw_status_is_outcome(n->state);
-	add_fact(e, unknown, xasprintf("%s: %s", name, esc));
+	if (unknown)
+		add_skip_fact(e, check, xasprintf("%s: %s", name, esc));
+	else
+		add_fact(e, false, xasprintf("%s: %s", name, esc));
 	free(esc);
 	if (unknown)
 		return TV_UNKNOWN;
@@ -1371,13 +1424,17 @@ static enum aw_verdict verdict_of(enum tv t)
 	return t == TV_TRUE ? AW_HELD : t == TV_FALSE ? AW_BROKEN : AW_UNKNOWN;
 }
 
-/* Evaluate with the pattern standing for one key (or for none). */
+/* Evaluate with the pattern standing for one key (or for none); an
+ * unknown verdict adds the causes of the skips it rests on to *causes. */
 static enum aw_verdict eval_once(const struct aw_rule *r, const struct aw_snapshot *s,
-				 const char *wild, const char *bound, char **line)
+				 const char *wild, const char *bound, char **line, char **causes)
 {
 	struct ev e = { .s = s, .wild = wild, .bound = bound };
 	enum aw_verdict v = verdict_of(eval_bool(&e, r->cond));
 	*line = facts_line(&e, v);
+	for (size_t i = 0; v == AW_UNKNOWN && i < e.nfacts; i++)
+		if (e.facts[i].unknown && e.facts[i].cause[0])
+			cause_add(causes, e.facts[i].cause);
 	for (size_t i = 0; i < e.nfacts; i++)
 		free(e.facts[i].text);
 	free(e.facts);
@@ -1431,10 +1488,17 @@ static void eval_quantified(const struct aw_rule *r, const struct aw_assume_key 
 	bool seen[3] = { false };
 
 	for (size_t i = 0; i < n; i++) {
-		v[i] = eval_once(r, s, k->pattern, keys[i], &lines[i]);
+		v[i] = eval_once(r, s, k->pattern, keys[i], &lines[i], &res->cause);
 		seen[v[i]] = true;
 	}
 	res->verdict = seen[AW_BROKEN] ? AW_BROKEN : seen[AW_UNKNOWN] || !n ? AW_UNKNOWN : AW_HELD;
+	char buf[AW_CAUSE_MAX];
+	if (!n && probe_skip_cause(s, k->pattern, buf))
+		cause_add(&res->cause, buf);
+	if (res->verdict != AW_UNKNOWN) {
+		free(res->cause);
+		res->cause = NULL;
+	}
 	if (!n)
 		add_detail(res, why_missing(s, k->pattern, k->check));
 	const enum aw_verdict order[] = { AW_BROKEN, AW_UNKNOWN, AW_HELD };
@@ -1461,7 +1525,7 @@ void aw_rule_eval(const struct aw_rule *r, const struct aw_snapshot *s,
 		return;
 	}
 	char *line;
-	res->verdict = eval_once(r, s, NULL, NULL, &line);
+	res->verdict = eval_once(r, s, NULL, NULL, &line, &res->cause);
 	add_detail(res, line);
 }
 
@@ -1470,6 +1534,7 @@ void aw_rule_result_free(struct aw_rule_result *res)
 	for (size_t i = 0; i < res->ndetails; i++)
 		free(res->details[i]);
 	free(res->details);
+	free(res->cause);
 	memset(res, 0, sizeof(*res));
 }
 

@@ -68,6 +68,10 @@ struct aw_rule_result {
 	enum aw_verdict verdict;
 	char **details; /* lines: the values it was decided on, or why unknown */
 	size_t ndetails;
+	/* For an unknown verdict that the environment caused: the causes
+	 * (core/status.h) of the skips it rests on, comma-separated
+	 * ("i386,cap_sys_resource"), else NULL.  `check` says "unknown (i386)". */
+	char *cause;
 };
 
 void aw_rule_eval(const struct aw_rule *r, const struct aw_snapshot *s,

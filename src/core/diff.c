@@ -173,10 +173,21 @@ static char *lacking(char **a, size_t na, char **b, size_t nb)
 	return out;
 }
 
-/* What a change of an env.* key amounts to, in one line. */
-static char *env_summary(const char *ov, const char *nv)
+/* The env.* keys whose values are lists: the rest ("env.i386 = no: a,
+ * b") may hold commas in a reason. */
+static bool is_list_key(const char *key)
 {
-	if (!ov || !nv || (!strchr(ov, ',') && !strchr(nv, ',')))
+	static const char *const lists[] = { "env.caps", "env.fs", "env.probes" };
+	for (size_t i = 0; i < AW_ARRAY_SIZE(lists); i++)
+		if (strcmp(key, lists[i]) == 0)
+			return true;
+	return false;
+}
+
+/* What a change of an env.* key amounts to, in one line. */
+static char *env_summary(const char *key, const char *ov, const char *nv)
+{
+	if (!ov || !nv || !is_list_key(key) || (!strchr(ov, ',') && !strchr(nv, ',')))
 		return NULL; /* shown as OLD -> NEW */
 	size_t no, nn;
 	char **lo = split_list(ov, &no), **ln = split_list(nv, &nn);
@@ -219,7 +230,7 @@ static void add_env(struct aw_diff *d, const char *key, const char *ov, const ch
 	d->env = xrealloc(d->env, (d->nenv + 1) * sizeof(*d->env));
 	d->env[d->nenv++] = (struct aw_diff_env){
 		.key = xstrdup(key), .old_value = ov ? xstrdup(ov) : NULL,
-		.new_value = nv ? xstrdup(nv) : NULL, .summary = env_summary(ov, nv),
+		.new_value = nv ? xstrdup(nv) : NULL, .summary = env_summary(key, ov, nv),
 		.ignored = hidden,
 	};
 }
@@ -277,7 +288,7 @@ static bool probe_needs_cap(const struct aw_probe *p, const char *name)
  * (a capability, a filesystem) and the skip names it, or when it is a
  * capability the probe declares it needs. */
 static char *env_cause(const struct aw_diff *d, const struct entry *skipped,
-		       bool new_side_skips)
+		       bool new_side_skips, char **cause_key)
 {
 	const struct aw_item *it;
 	const struct aw_probe *p = find_known(skipped, &it);
@@ -292,9 +303,12 @@ static char *env_cause(const struct aw_diff *d, const struct entry *skipped,
 			if (in_list(lacks, nl, has[j]))
 				continue;
 			bool cap = strcmp(e->key, "env.caps") == 0 && probe_needs_cap(p, has[j]);
-			if (cap || names_word(skipped->rec->value, has[j]))
+			if (cap || names_word(skipped->rec->value, has[j])) {
 				cause = xasprintf("the %s environment lacks %s (%s)",
 						  new_side_skips ? "new" : "old", has[j], e->key);
+				*cause_key = strcmp(e->key, "env.fs") == 0 ? xasprintf("fs:%s", has[j])
+					     : xstrdup(has[j]);
+			}
 		}
 		free_list(has, nh);
 		free_list(lacks, nl);
@@ -363,6 +377,118 @@ static char *unrun_cause(const struct aw_diff *d, const struct entry *e, bool ne
 	return cause;
 }
 
+static const struct aw_diff_env *find_env(const struct aw_diff *d, const char *key)
+{
+	for (size_t i = 0; i < d->nenv; i++)
+		if (strcmp(d->env[i].key, key) == 0)
+			return &d->env[i];
+	return NULL;
+}
+
+/* The env.* key that records whether the machine has a cause's ability. */
+static const char *cause_env_key(const char *cause)
+{
+	static const struct { const char *prefix, *key; } keys[] = {
+		{ "i386", "env.i386" }, { "cap_", "env.caps" }, { "userns", "env.userns" },
+		{ "fs:", "env.fs" }, { "memory", "env.memory" }, { "cpus", "env.cpus" },
+		{ "vm", "env.vm.accel" }, { "probes", PROBES_RUN_KEY },
+	};
+	for (size_t i = 0; i < AW_ARRAY_SIZE(keys); i++)
+		if (strncmp(cause, keys[i].prefix, strlen(keys[i].prefix)) == 0)
+			return keys[i].key;
+	return "env";
+}
+
+/* The cause a side's skip names ("needs i386: ..."), into buf. */
+static bool named_cause(const struct entry *e, char buf[AW_CAUSE_MAX])
+{
+	const char *why;
+	return e && e->rec->status == AW_ST_SKIP && aw_reason_cause(e->rec->reason, buf, &why);
+}
+
+/* A side that skipped for want of something the machine lacked (a cause
+ * of core/status.h) could not compare: never a kernel change, whatever
+ * the other side saw.  The new side's cause wins when both name one. */
+static bool explain_by_named_cause(struct aw_diff_change *c, const struct entry *o,
+				   const struct entry *n)
+{
+	char buf[AW_CAUSE_MAX];
+	bool new_side = named_cause(n, buf);
+	if (!new_side && !named_cause(o, buf))
+		return false;
+	c->cause_key = xstrdup(buf);
+	c->new_side = new_side;
+	c->cause = xasprintf("the %s side needs %s (%s)", new_side ? "new" : "old", buf,
+			     cause_env_key(buf));
+	return true;
+}
+
+/* A snapshot before causes: a skip whose reason is the refusal env.i386
+ * records ("no: REASON") on a side whose machine ran no i386 programs. */
+static bool explain_by_i386(const struct aw_diff *d, struct aw_diff_change *c,
+			    const struct entry *o, const struct entry *n)
+{
+	const struct aw_diff_env *e = find_env(d, "env.i386");
+	for (int side = 1; e && side >= 0; side--) {
+		const struct entry *x = side ? n : o;
+		const char *v = side ? e->new_value : e->old_value;
+		if (!x || x->rec->status != AW_ST_SKIP || !v || strncmp(v, "no: ", 4) != 0 ||
+		    !x->rec->reason || !strstr(x->rec->reason, v + 4))
+			continue;
+		c->cause_key = xstrdup("i386");
+		c->new_side = side;
+		c->cause = xasprintf("the %s side runs no i386 programs (env.i386)",
+				     side ? "new" : "old");
+		return true;
+	}
+	return false;
+}
+
+/* An observation declared to follow the machine (.varies_with) changed
+ * where that side of the machine differs: the machine's doing. */
+static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_change *c,
+				    const struct entry *e)
+{
+	const struct aw_item *it;
+	(void)find_known(e, &it);
+	if (!it || !it->varies_with || c->kind != AW_DIFF_CHANGED || e->cls != AW_DIFF_OBS)
+		return false;
+	char *key = xasprintf("env.%s", it->varies_with);
+	const struct aw_diff_env *env = find_env(d, key);
+	free(key);
+	if (!env || !env->old_value || !env->new_value)
+		return false;
+	c->cause_key = xstrdup(it->varies_with);
+	c->new_side = true;
+	c->cause = xasprintf("follows the machine's %s, which differs (%s: %s -> %s)",
+			     it->varies_with, env->key, env->old_value, env->new_value);
+	return true;
+}
+
+/* Why the environment, not the kernel, made the change; nothing when
+ * the kernel did. */
+static void explain(const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
+		    const struct entry *n)
+{
+	const struct entry *e = n ? n : o;
+	/* An item one side has only because that side ran its probe: the
+	 * run's doing first, whatever the other side's skip said. */
+	if (c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED) {
+		c->new_side = c->kind == AW_DIFF_REMOVED;
+		c->cause = unrun_cause(d, e, c->new_side);
+		c->cause_key = c->cause ? xstrdup("probes") : NULL;
+		if (c->cause)
+			return;
+	}
+	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
+	    explain_by_machine_size(d, c, e))
+		return;
+	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {
+		c->new_side = c->kind == AW_DIFF_SKIPPED;
+		c->cause = env_cause(d, c->new_side ? n : o, c->new_side, &c->cause_key);
+	}
+}
+
 static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 		       const struct entry *o, const struct entry *n)
 {
@@ -373,11 +499,10 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 		.old_value = o ? xstrdup(o->rec->value) : NULL,
 		.new_value = n ? xstrdup(n->rec->value) : NULL,
 		.meaning = meaning_of(e),
+		.old_status = o ? o->rec->status : AW_ST_NONE,
+		.new_status = n ? n->rec->status : AW_ST_NONE,
 	};
-	if (kind == AW_DIFF_SKIPPED || kind == AW_DIFF_UNSKIPPED)
-		c.cause = env_cause(d, kind == AW_DIFF_SKIPPED ? n : o, kind == AW_DIFF_SKIPPED);
-	if (kind == AW_DIFF_ADDED || kind == AW_DIFF_REMOVED)
-		c.cause = unrun_cause(d, e, kind == AW_DIFF_REMOVED);
+	explain(d, &c, o, n);
 	d->changes = xrealloc(d->changes, (d->n + 1) * sizeof(*d->changes));
 	d->changes[d->n++] = c;
 }
@@ -448,10 +573,134 @@ void aw_diff_free(struct aw_diff *d)
 		free(c->new_value);
 		free(c->meaning);
 		free(c->cause);
+		free(c->cause_key);
 	}
 	free(d->env);
 	free(d->changes);
 	memset(d, 0, sizeof(*d));
+}
+
+/* ---- the summary: kernel changes, and the rest folded by cause ---- */
+
+static bool failing(enum aw_status st)
+{
+	return st == AW_ST_FAIL || st == AW_ST_ERROR || st == AW_ST_TIMEOUT;
+}
+
+size_t aw_diff_kernel_changes(const struct aw_diff *d, size_t *new_failures)
+{
+	size_t n = 0;
+	*new_failures = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct aw_diff_change *c = &d->changes[i];
+		if (c->cause)
+			continue;
+		n++;
+		if (failing(c->new_status) && c->old_status != c->new_status)
+			(*new_failures)++;
+	}
+	return n;
+}
+
+static int by_size_then_cause(const void *a, const void *b)
+{
+	const struct aw_diff_group *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	int c = strcmp(x->cause_key, y->cause_key);
+	return c ? c : (int)x->new_side - (int)y->new_side;
+}
+
+struct aw_diff_group *aw_diff_groups(const struct aw_diff *d, size_t *n)
+{
+	struct aw_diff_group *g = NULL;
+	*n = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct aw_diff_change *c = &d->changes[i];
+		if (!c->cause)
+			continue;
+		const char *key = c->cause_key ? c->cause_key : "environment";
+		size_t j = 0;
+		while (j < *n && !(strcmp(g[j].cause_key, key) == 0 && g[j].new_side == c->new_side))
+			j++;
+		if (j == *n) {
+			g = xrealloc(g, (*n + 1) * sizeof(*g));
+			g[(*n)++] = (struct aw_diff_group){ .cause_key = key, .new_side = c->new_side };
+		}
+		g[j].changes = xrealloc(g[j].changes, (g[j].n + 1) * sizeof(*g[j].changes));
+		g[j].changes[g[j].n++] = i;
+	}
+	if (*n)
+		qsort(g, *n, sizeof(*g), by_size_then_cause);
+	return g;
+}
+
+void aw_diff_groups_free(struct aw_diff_group *g, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(g[i].changes);
+	free(g);
+}
+
+/* What the items of a cause need, after "N ": "need i386 programs". */
+static char *need_words(const char *cause, bool one)
+{
+	const char *need = one ? "needs" : "need";
+	if (strcmp(cause, "i386") == 0)
+		return xasprintf("%s i386 programs", need);
+	if (strcmp(cause, "userns") == 0)
+		return xasprintf("%s user namespaces", need);
+	if (strcmp(cause, "vm") == 0)
+		return xasprintf("%s a VM", need);
+	if (strcmp(cause, "memory") == 0 || strcmp(cause, "cpus") == 0)
+		return xasprintf("%s the machine's %s", one ? "follows" : "follow",
+				 *cause == 'm' ? "memory" : "CPU count");
+	if (strncmp(cause, "fs:", 3) == 0)
+		return xasprintf("%s the %s filesystem", need, cause + 3);
+	if (strcmp(cause, "probes") == 0)
+		return xstrdup(one ? "belongs to a probe not run" : "belong to probes not run");
+	if (strncmp(cause, "cap_", 4) == 0) {
+		char *up = xasprintf("%s %s", need, cause);
+		for (char *p = up + strlen(need) + 1; *p; p++)
+			*p = (char)toupper((unsigned char)*p);
+		return up;
+	}
+	return xasprintf("%s %s", need, cause);
+}
+
+char *aw_diff_group_label(const struct aw_diff_group *g)
+{
+	char *need = need_words(g->cause_key, g->n == 1);
+	const char *side = g->new_side ? "new" : "old";
+	bool size = strcmp(g->cause_key, "memory") == 0 || strcmp(g->cause_key, "cpus") == 0;
+	char *s = size ? xasprintf("%s (it differs)", need)
+		  : strcmp(g->cause_key, "probes") == 0 ? xasprintf("%s on the %s side", need, side)
+		  : xasprintf("%s (not on the %s side)", need, side);
+	free(need);
+	return s;
+}
+
+static const char *plural(size_t n, const char *many)
+{
+	return n == 1 ? "" : many;
+}
+
+char *aw_diff_summary(const struct aw_diff *d)
+{
+	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
+	struct aw_diff_group *g = aw_diff_groups(d, &ng);
+	char *s = xasprintf("%zu kernel change%s, %zu new failure%s; %zu item%s not comparable",
+			    kernel, plural(kernel, "s"), failures, plural(failures, "s"),
+			    d->n - kernel, plural(d->n - kernel, "s"));
+	for (size_t i = 0; i < ng; i++) {
+		char *label = aw_diff_group_label(&g[i]);
+		char *more = xasprintf("%s%s %zu %s", s, i ? "," : ":", g[i].n, label);
+		free(label);
+		free(s);
+		s = more;
+	}
+	aw_diff_groups_free(g, ng);
+	return s;
 }
 
 /* ---- output ---- */
@@ -504,43 +753,119 @@ static char *change_line(const struct aw_diff_change *c)
 	return s;
 }
 
-static void text_section(FILE *out, const struct aw_diff *d, bool explained)
+/* How many names of a folded cause the text shows without --verbose. */
+#define FIRST_NAMES 3
+
+static void text_kernel_changes(FILE *out, const struct aw_diff *d)
 {
 	bool header = false;
 	for (size_t i = 0; i < d->n; i++) {
-		const struct aw_diff_change *c = &d->changes[i];
-		if ((c->cause != NULL) != explained)
+		if (d->changes[i].cause)
 			continue;
 		if (!header)
-			fputs(explained ? "explained by the environment:\n" : "changes:\n", out);
+			fputs("kernel changes:\n", out);
 		header = true;
-		char *line = change_line(c);
-		fprintf(out, "  %s%s%s%s\n", line, explained ? " [" : "",
-			explained ? c->cause : "", explained ? "]" : "");
+		char *line = change_line(&d->changes[i]);
+		fprintf(out, "  %s\n", line);
 		free(line);
 	}
 }
 
-void aw_diff_text(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
+/* One line per cause: its count and first names; verbose adds every
+ * change below it. */
+static void text_group(FILE *out, const struct aw_diff *d, const struct aw_diff_group *g,
+		       bool verbose)
 {
-	if (formats_differ(d)) {
-		char *f = formats_line(d, on, nn);
-		fprintf(out, "%s\n", f);
-		free(f);
+	char *label = aw_diff_group_label(g);
+	fprintf(out, "  %s: %zu %s", g->cause_key, g->n, label);
+	for (size_t i = 0; !verbose && i < g->n && i < FIRST_NAMES; i++)
+		fprintf(out, "%s%s", i ? ", " : ": ", d->changes[g->changes[i]].name);
+	if (!verbose && g->n > FIRST_NAMES)
+		fprintf(out, " and %zu more", g->n - FIRST_NAMES);
+	fputc('\n', out);
+	for (size_t i = 0; verbose && i < g->n; i++) {
+		const struct aw_diff_change *c = &d->changes[g->changes[i]];
+		char *line = change_line(c);
+		fprintf(out, "    %s [%s]\n", line, c->cause);
+		free(line);
 	}
+	free(label);
+}
+
+static void text_not_comparable(FILE *out, const struct aw_diff *d, bool verbose)
+{
+	size_t ng;
+	struct aw_diff_group *g = aw_diff_groups(d, &ng);
+	if (ng)
+		fputs("not comparable, by cause (the environment, not the kernel):\n", out);
+	for (size_t i = 0; i < ng; i++)
+		text_group(out, d, &g[i], verbose);
+	aw_diff_groups_free(g, ng);
+}
+
+/* The value cut to a line's worth: the environment comes last, shortly. */
+static char *short_value(const char *v, bool verbose)
+{
+	enum { MAX = 72 };
+	char *e = v ? aw_escape(v) : xstrdup("(absent)");
+	if (!verbose && strlen(e) > MAX)
+		strcpy(e + MAX - 3, "...");
+	return e;
+}
+
+static void text_environment(FILE *out, const struct aw_diff *d, bool verbose)
+{
 	bool header = false;
 	for (size_t i = 0; i < d->nenv; i++) {
-		if (d->env[i].ignored)
+		const struct aw_diff_env *e = &d->env[i];
+		if (e->ignored)
 			continue;
 		if (!header)
 			fputs("environment (not a kernel change):\n", out);
 		header = true;
-		char *line = env_line(&d->env[i]);
-		fprintf(out, "  %s\n", line);
-		free(line);
+		if (e->summary) {
+			fprintf(out, "  %s: %s\n", e->key, e->summary);
+			continue;
+		}
+		char *o = short_value(e->old_value, verbose), *n = short_value(e->new_value, verbose);
+		fprintf(out, "  %s: %s -> %s\n", e->key, o, n);
+		free(o);
+		free(n);
 	}
-	text_section(out, d, true);
-	text_section(out, d, false);
+}
+
+static bool visible_env(const struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->nenv; i++)
+		if (!d->env[i].ignored)
+			return true;
+	return false;
+}
+
+/* What every format leads with: the summary line, and a word on formats
+ * when they differ, each line after prefix. */
+static void put_lead(FILE *out, const struct aw_diff *d, const char *on, const char *nn,
+		     const char *prefix)
+{
+	char *summary = aw_diff_summary(d);
+	fprintf(out, "%s%s\n", prefix, summary);
+	free(summary);
+	if (formats_differ(d)) {
+		char *f = formats_line(d, on, nn);
+		fprintf(out, "%s%s\n", prefix, f);
+		free(f);
+	}
+}
+
+void aw_diff_text(FILE *out, const struct aw_diff *d, const char *on, const char *nn,
+		  bool verbose)
+{
+	if (!d->n && !formats_differ(d) && !visible_env(d))
+		return; /* as diff(1): silence when the same */
+	put_lead(out, d, on, nn, "");
+	text_kernel_changes(out, d);
+	text_not_comparable(out, d, verbose);
+	text_environment(out, d, verbose);
 }
 
 void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
@@ -550,11 +875,7 @@ void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char
 	fprintf(out, "# abiwatch diff %s %s\n", o, n);
 	free(o);
 	free(n);
-	if (formats_differ(d)) {
-		char *f = formats_line(d, on, nn);
-		fprintf(out, "# %s\n", f);
-		free(f);
-	}
+	put_lead(out, d, on, nn, "# ");
 	for (size_t i = 0; i < d->nenv; i++) {
 		if (d->env[i].ignored)
 			continue;
@@ -568,8 +889,8 @@ void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char
 		char *line = change_line(c);
 		fprintf(out, "# %s\n", line);
 		if (c->cause)
-			fprintf(out, "ok %zu %s # SKIP explained by the environment: %s\n", i + 1,
-				c->name, c->cause);
+			fprintf(out, "ok %zu %s # SKIP needs %s: explained by the environment: %s\n",
+				i + 1, c->name, c->cause_key ? c->cause_key : "environment", c->cause);
 		else
 			fprintf(out, "not ok %zu %s\n", i + 1, c->name);
 		free(line);
@@ -605,6 +926,36 @@ static json_object *change_json(const struct aw_diff_change *c)
 	put_str(o, "new", c->new_value);
 	put_str(o, "meaning", c->meaning);
 	put_str(o, "explained_by_environment", c->cause);
+	put_str(o, "cause", c->cause ? (c->cause_key ? c->cause_key : "environment") : NULL);
+	put_str(o, "cause_side", c->cause ? (c->new_side ? "new" : "old") : NULL);
+	return o;
+}
+
+/* The counts of the summary line, and one entry per cause and side. */
+static json_object *summary_json(const struct aw_diff *d)
+{
+	json_object *o = json_object_new_object(), *causes = json_object_new_array();
+	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
+	struct aw_diff_group *g = aw_diff_groups(d, &ng);
+	char *line = aw_diff_summary(d);
+
+	put_str(o, "line", line);
+	json_object_object_add(o, "kernel_changes", json_object_new_int64((int64_t)kernel));
+	json_object_object_add(o, "new_failures", json_object_new_int64((int64_t)failures));
+	json_object_object_add(o, "not_comparable", json_object_new_int64((int64_t)(d->n - kernel)));
+	for (size_t i = 0; i < ng; i++) {
+		json_object *c = json_object_new_object();
+		char *label = aw_diff_group_label(&g[i]);
+		put_str(c, "cause", g[i].cause_key);
+		put_str(c, "side", g[i].new_side ? "new" : "old");
+		json_object_object_add(c, "count", json_object_new_int64((int64_t)g[i].n));
+		put_str(c, "label", label);
+		json_object_array_add(causes, c);
+		free(label);
+	}
+	json_object_object_add(o, "causes", causes);
+	free(line);
+	aw_diff_groups_free(g, ng);
 	return o;
 }
 
@@ -631,6 +982,7 @@ int aw_diff_json(FILE *out, const struct aw_diff *d, const char *on, const char 
 	json_object_object_add(root, "environment", env);
 	json_object_object_add(root, "changes", changes);
 	json_object_object_add(root, "different", json_object_new_boolean(aw_diff_differs(d)));
+	json_object_object_add(root, "summary", summary_json(d));
 	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = fputs(s, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;

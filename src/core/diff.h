@@ -39,6 +39,22 @@ struct aw_diff_change {
 	char *new_value;
 	char *meaning;   /* from the catalogue when this binary knows the item */
 	char *cause;     /* the environment difference that explains it, or NULL */
+	/* When cause is set: what the machine lacked, machine-readable
+	 * ("i386", "cap_sys_resource", "fs:xfs", "userns", "memory", "cpus",
+	 * "vm", as core/status.h; "probes" for a probe one side did not
+	 * run), and the side that lacked it (for memory and cpus: the new
+	 * side, whose machine differs).  Changes are folded by both. */
+	char *cause_key;
+	bool new_side;
+	enum aw_status old_status, new_status; /* NONE when absent or env */
+};
+
+/* Changes with the same cause on the same side, for folding. */
+struct aw_diff_group {
+	const char *cause_key;
+	bool new_side;
+	size_t *changes; /* indices into aw_diff.changes, in their order */
+	size_t n;
 };
 
 /* A difference of env.* keys; for list values (env.caps) what each lacks. */
@@ -68,12 +84,30 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 /* Whether any change is left that the environment does not explain:
  * `abiwatch diff` exits 1 then. */
 bool aw_diff_differs(const struct aw_diff *d);
+/* The changes the environment explains, grouped by cause and side, the
+ * largest group first.  Free with aw_diff_groups_free(). */
+struct aw_diff_group *aw_diff_groups(const struct aw_diff *d, size_t *n);
+void aw_diff_groups_free(struct aw_diff_group *g, size_t n);
+/* What a group's items need, for people: "need i386 programs (not on
+ * the new side)" (malloc'd). */
+char *aw_diff_group_label(const struct aw_diff_group *g);
+/* Kernel changes (not explained by the environment) and, of them, the
+ * new failures: a check, observation or probe that is now fail, error
+ * or timeout and was not. */
+size_t aw_diff_kernel_changes(const struct aw_diff *d, size_t *new_failures);
+/* The one line diff, report and matrix lead with: "2 kernel changes, 0
+ * new failures; 46 items not comparable: 38 need i386 programs (not on
+ * the new side), ..." (malloc'd). */
+char *aw_diff_summary(const struct aw_diff *d);
 void aw_diff_free(struct aw_diff *d);
 
 const char *aw_diff_kind_name(enum aw_diff_kind k); /* "regressed" */
 
+/* The summary line, the kernel changes with their meanings, what could
+ * not be compared folded by cause (the first few names of each; all of
+ * them when verbose), then the environment's differences. */
 void aw_diff_text(FILE *out, const struct aw_diff *d, const char *old_name,
-		  const char *new_name);
+		  const char *new_name, bool verbose);
 void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *old_name,
 		  const char *new_name);
 int aw_diff_json(FILE *out, const struct aw_diff *d, const char *old_name,

@@ -2,6 +2,8 @@
 #include "env.h"
 #include "i386.h"
 #include "util.h"
+#include "lib/child.h"
+#include "lib/errname.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +11,10 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/utsname.h>
+#include <unistd.h>
+
+/* A user namespace is made at once or never. */
+#define USERNS_TIMEOUT_MS 10000
 
 void aw_env_set(struct aw_env *env, const char *key, const char *value)
 {
@@ -123,6 +129,43 @@ static char *held_caps(void)
 	return list;
 }
 
+/* A user namespace made the way the probes make theirs (lib/child.h's
+ * aw_enter_userns()), in a child so that this process keeps its own. */
+static int try_userns(void *arg)
+{
+	(void)arg;
+	int rc = aw_enter_userns(0);
+	return rc ? -rc : 0;
+}
+
+/* "yes", or "no: why" (malloc'd). */
+static char *userns_allowed(void)
+{
+	int st = aw_child_run(try_userns, NULL, USERNS_TIMEOUT_MS);
+	if (st == 0)
+		return xstrdup("yes");
+	if (st < 0)
+		return xasprintf("no: the child could not run: %s", aw_errname(st));
+	if (st > 0 && st < 128)
+		return xasprintf("no: unshare(CLONE_NEWUSER) or its id maps: %s", aw_errname(-st));
+	return xasprintf("no: the child ended with status %d", st);
+}
+
+/* MemTotal of /proc/meminfo in bytes, as text; "unknown" without it. */
+static char *mem_total(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kib = 0;
+	char line[128];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "MemTotal: %llu kB", &kib) == 1;
+	if (f)
+		fclose(f);
+	return found ? xasprintf("%llu", kib * 1024) : xstrdup("unknown");
+}
+
 void aw_env_collect(struct aw_env *env)
 {
 	struct utsname u;
@@ -140,5 +183,13 @@ void aw_env_collect(struct aw_env *env)
 	char *i386 = no_i386 ? xasprintf("no: %s", no_i386) : xstrdup("yes");
 	aw_env_set(env, "i386", i386);
 	free(i386);
+	char *userns = userns_allowed(), *memory = mem_total();
+	char *cpus = xasprintf("%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	aw_env_set(env, "userns", userns);
+	aw_env_set(env, "memory", memory);
+	aw_env_set(env, "cpus", cpus);
+	free(userns);
+	free(memory);
+	free(cpus);
 	free(caps);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Snapshots side by side as one static HTML page: see html_report.h. */
 #include "html_report.h"
+#include "diff.h"
 #include "env.h"
 #include "registry.h"
 #include "util.h"
@@ -294,7 +295,16 @@ static const char css[] =
 	"td.changed{outline:3px solid #e0a000;outline-offset:-3px}"
 	"td.changed::before{content:'\\25B2 ';color:#c07000}"
 	"tr.changed th.item{background:#fff4d6}"
-	".legend span{display:inline-block;padding:.1em .5em;margin-right:.4em;border:1px solid #d0d0d5}";
+	".legend span{display:inline-block;padding:.1em .5em;margin-right:.4em;border:1px solid #d0d0d5}"
+	"section.pair{margin:.4em 0 1em;padding:.4em .8em;border-left:4px solid #2f3b52;background:#fafafe}"
+	"section.pair h3{font-size:1.05em;margin:.2em 0}p.pair-summary{margin:.2em 0 .5em;font-weight:600}"
+	"ul.kernel-changes{margin:.2em 0 .6em;padding-left:1.2em}"
+	"li.kernel-change{font-size:1.02em;margin:.2em 0;padding:.25em .4em;background:#fff4d6;"
+	"border-left:4px solid #e0a000;list-style:none}"
+	"li.kernel-change .meaning{display:block;color:#444;font-size:.88em}"
+	"p.no-kernel-change{color:#2a6a2a;font-weight:600}"
+	"details.cause{margin:.15em 0;color:#555}details.cause summary{cursor:pointer}"
+	"details.cause li{font-size:.85em}";
 
 /* The class of a cell: its status for checks and probes (a probe that
  * ran is a pass), else what it is. */
@@ -411,11 +421,16 @@ static void write_head(FILE *out, const struct aw_report_opts *o, const struct m
 	      "<span style=\"outline:3px solid #e0a000;outline-offset:-3px\">&#9650; differs from the "
 	      "column to its left</span></p>\n", out);
 	(void)m;
+}
 
-	/* The environment of each column. */
+/* The environment of each column. */
+static void write_environment(FILE *out, const struct aw_report_opts *o)
+{
 	static const char *const env_rows[][2] = {
 		{ "env.kernel.version", "kernel build" }, { "env.arch", "architecture" },
 		{ "env.abi", "abiwatch ABI" }, { "env.abiwatch.version", "abiwatch" },
+		{ "env.i386", "i386 programs" }, { "env.userns", "user namespaces" },
+		{ "env.fs", "filesystems" }, { "env.memory", "memory (bytes)" }, { "env.cpus", "CPUs" },
 	};
 	fputs("<table class=\"env\" id=\"environment\">\n<tbody>\n", out);
 	for (size_t r = 0; r < sizeof(env_rows) / sizeof(env_rows[0]); r++) {
@@ -484,57 +499,101 @@ static const char *column_name(const struct aw_report_opts *o, size_t c)
 	return rel ? rel : o->cols[c].file;
 }
 
-static void cell_text(FILE *out, const struct cell *c)
+/* The row a diff change belongs to: its name without the class prefix. */
+static const char *row_id(const struct aw_diff_change *c)
 {
-	if (c->kind == CELL_UNOBSERVED)
-		fputs("unobserved: ", out);
-	const char *v = c->rec->value;
-	esc_n(out, v, strlen(v) > 60 ? 60 : strlen(v));
-	if (strlen(v) > 60)
-		fputs("\xe2\x80\xa6", out);
+	const char *dot = strchr(c->name, '.');
+	return c->cls == AW_DIFF_OTHER || !dot ? c->name : dot + 1;
 }
 
-/* For each pair of neighbours: what changed where both have the item,
- * each linked to its row; and how many items only one of them has. */
+static void change_value(FILE *out, const char *v)
+{
+	fputs("<code>", out);
+	if (!v) {
+		fputs("(absent)", out);
+	} else {
+		esc_n(out, v, strlen(v) > 60 ? 60 : strlen(v));
+		if (strlen(v) > 60)
+			fputs("\xe2\x80\xa6", out);
+	}
+	fputs("</code>", out);
+}
+
+static void change_item(FILE *out, const struct aw_diff_change *c, const char *cls)
+{
+	fprintf(out, "<li class=\"%s\" data-name=\"", cls);
+	esc(out, c->name);
+	fputs("\"><a href=\"#", out);
+	esc(out, row_id(c));
+	fputs("\">", out);
+	esc(out, c->name);
+	fputs("</a>: ", out);
+	change_value(out, c->old_value);
+	fputs(" &#8594; ", out);
+	change_value(out, c->new_value);
+	if (c->meaning) {
+		fputs("<span class=\"meaning\">", out);
+		esc(out, c->meaning);
+		fputs("</span>", out);
+	}
+	fputs("</li>\n", out);
+}
+
+/* One pair of neighbours as diff sees it: its summary line, the kernel
+ * changes first and prominent, then what the environment explains,
+ * collapsed under each cause. */
+static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c)
+{
+	struct aw_diff d;
+	struct aw_diff_opts none = { 0 };
+	aw_diff_compute(&o->cols[c - 1].snap, &o->cols[c].snap, &none, &d);
+	char *summary = aw_diff_summary(&d);
+	size_t failures, kernel = aw_diff_kernel_changes(&d, &failures), ng;
+
+	fprintf(out, "<section class=\"pair\" data-pair=\"%zu\"><h3>", c);
+	esc(out, column_name(o, c - 1));
+	fputs(" &#8594; ", out);
+	esc(out, column_name(o, c));
+	fprintf(out, "</h3>\n<p class=\"pair-summary\" id=\"pair-summary-%zu\">", c);
+	esc(out, summary);
+	fputs("</p>\n", out);
+	if (kernel) {
+		fputs("<ul class=\"kernel-changes\">\n", out);
+		for (size_t i = 0; i < d.n; i++)
+			if (!d.changes[i].cause)
+				change_item(out, &d.changes[i], "kernel-change");
+		fputs("</ul>\n", out);
+	} else {
+		fputs("<p class=\"no-kernel-change\">No kernel change.</p>\n", out);
+	}
+	struct aw_diff_group *g = aw_diff_groups(&d, &ng);
+	for (size_t i = 0; i < ng; i++) {
+		char *label = aw_diff_group_label(&g[i]);
+		fputs("<details class=\"cause\" data-cause=\"", out);
+		esc(out, g[i].cause_key);
+		fprintf(out, "\"><summary>%zu ", g[i].n);
+		esc(out, label);
+		fputs("</summary>\n<ul>\n", out);
+		for (size_t j = 0; j < g[i].n; j++)
+			change_item(out, &d.changes[g[i].changes[j]], "env-change");
+		fputs("</ul>\n</details>\n", out);
+		free(label);
+	}
+	fputs("</section>\n", out);
+	aw_diff_groups_free(g, ng);
+	free(summary);
+	aw_diff_free(&d);
+}
+
+/* For each pair of neighbours, what the kernel changed, before anything
+ * else on the page. */
 static void write_changes(FILE *out, const struct aw_report_opts *o, const struct model *m)
 {
 	if (m->ncols < 2)
 		return;
 	fputs("<h2>Changes between neighbours</h2>\n", out);
-	for (size_t c = 1; c < m->ncols; c++) {
-		size_t listed = 0, one_sided = 0;
-		fprintf(out, "<details open class=\"changes\" data-pair=\"%zu\"><summary>", c);
-		esc(out, column_name(o, c - 1));
-		fputs(" &#8594; ", out);
-		esc(out, column_name(o, c));
-		fputs("</summary>\n<ul>\n", out);
-		for (size_t i = 0; i < m->n; i++) {
-			const struct row *r = &m->rows[i];
-			const struct cell *a = &r->cells[c - 1], *b = &r->cells[c];
-			if (same_cell(a, b))
-				continue;
-			if (a->kind == CELL_ABSENT || b->kind == CELL_ABSENT) {
-				one_sided++;
-				continue;
-			}
-			fputs("<li><a href=\"#", out);
-			esc(out, r->name);
-			fputs("\">", out);
-			esc(out, r->name);
-			fputs("</a>: <code>", out);
-			cell_text(out, a);
-			fputs("</code> &#8594; <code>", out);
-			cell_text(out, b);
-			fputs("</code></li>\n", out);
-			listed++;
-		}
-		if (!listed)
-			fputs("<li>no item present in both changed</li>\n", out);
-		fputs("</ul>\n", out);
-		if (one_sided)
-			fprintf(out, "<p class=\"meta\">%zu items (or probes) only in one of the two.</p>\n", one_sided);
-		fputs("</details>\n", out);
-	}
+	for (size_t c = 1; c < m->ncols; c++)
+		write_pair(out, o, c);
 }
 
 static struct aw_report_stats count(const struct model *m)
@@ -600,6 +659,8 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 	struct aw_report_stats st = count(&m);
 	write_head(out, o, &m, &st);
 	write_changes(out, o, &m);
+	fputs("<h2>Environments</h2>\n", out);
+	write_environment(out, o);
 	fputs("<h2>All results</h2>\n<table class=\"results\" id=\"results\">\n", out);
 	write_columns(out, o);
 	fputs("<tbody>\n", out);

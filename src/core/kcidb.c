@@ -329,10 +329,27 @@ static char *made_build(struct doc *d, const struct aw_snapshot *s)
 
 /* ---- the tests of one snapshot ---- */
 
+/* A SKIP the machine caused carries its cause ("i386", "cap_sys_resource":
+ * abiwatch-snapshot(5)) in misc, beside the reason in log_excerpt, so
+ * that a dashboard can tell it from one the kernel caused. */
+static void add_skip_cause(json_object *misc, const struct aw_record *r)
+{
+	char cause[AW_CAUSE_MAX];
+	const char *why;
+	if (r && r->status == AW_ST_SKIP && aw_reason_cause(r->reason, cause, &why))
+		add_str(misc, "skip_cause", cause);
+}
+
 static void add_check(struct snap_ctx *c, const struct aw_record *r)
 {
 	enum kst st = kcidb_status(r->status);
-	new_test(c, r->name, st, r->reason);
+	json_object *t = new_test(c, r->name, st, r->reason);
+	json_object *misc = json_object_new_object();
+	add_skip_cause(misc, r);
+	if (json_object_object_length(misc))
+		json_object_object_add(t, "misc", misc);
+	else
+		json_object_put(misc);
 	struct node *n = node_of(c, r);
 	if (n)
 		raise_status(&n->has_status, &n->status, st);
@@ -380,6 +397,8 @@ static enum kst emit_probe(struct snap_ctx *c, struct node *n)
 	json_object *misc = json_object_new_object();
 	json_object_object_add(misc, "observations", n->observations);
 	json_object_object_add(misc, "unobserved", n->unobserved);
+	if (!ran)
+		add_skip_cause(misc, n->probe);
 	n->observations = n->unobserved = NULL;
 	json_object_object_add(t, "misc", misc);
 	return st;

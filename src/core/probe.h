@@ -145,6 +145,12 @@ void aw_fail(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
 /* A check (or observation) that cannot be decided here, and why. */
 void aw_skip(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A skip the machine caused: cause names what it lacked ("i386",
+ * "cap_sys_resource", "userns", "fs:xfs", "memory", "cpus", "vm"; see
+ * core/status.h), so that diff, check and report attribute it to the
+ * environment and not to the kernel.  The reason reads "needs CAUSE: ...". */
+void aw_skip_cause(struct aw_ctx *ctx, const char *item, const char *cause, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* A check or observation that could not be decided because the probe's
  * own machinery failed (an mkfs that broke, an unexpected errno). */
 void aw_error(struct aw_ctx *ctx, const char *check, const char *fmt, ...)
@@ -166,6 +172,9 @@ void aw_skip_rest(struct aw_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void aw_error_rest(struct aw_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* aw_skip_rest() for a skip the machine caused (see aw_skip_cause()). */
+void aw_skip_rest_cause(struct aw_ctx *ctx, const char *cause, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Whether item was reported already, by this process or another of the
  * probe's: for a probe that reports errors only where a child it waited

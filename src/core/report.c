@@ -2,6 +2,7 @@
 /* The probe side of the protocol: what aw_pass() and friends write. */
 #include "context.h"
 #include "probe.h"
+#include "status.h"
 #include "util.h"
 #include "lib/wire.h"
 
@@ -127,6 +128,40 @@ void aw_skip_rest(struct aw_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	report_rest(ctx, "skip", fmt, ap);
 	va_end(ap);
+}
+
+/* "needs CAUSE: " and the formatted reason; a cause outside the list of
+ * core/status.h is a bug of the caller's, caught by the tests. */
+static char *caused_text(const char *cause, const char *fmt, va_list ap)
+{
+	char *why = xvasprintf(fmt, ap);
+	if (!aw_cause_valid(cause, strlen(cause))) {
+		fprintf(stderr, "abiwatch: bug: '%s' is not a cause (core/status.h)\n", cause);
+		abort();
+	}
+	char *text = aw_cause_reason(cause, why);
+	free(why);
+	return text;
+}
+
+void aw_skip_cause(struct aw_ctx *ctx, const char *item, const char *cause, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = caused_text(cause, fmt, ap);
+	va_end(ap);
+	aw_report_line(ctx, 'C', item, "skip", text);
+	free(text);
+}
+
+void aw_skip_rest_cause(struct aw_ctx *ctx, const char *cause, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = caused_text(cause, fmt, ap);
+	va_end(ap);
+	aw_skip_rest(ctx, "%s", text);
+	free(text);
 }
 
 void aw_error_rest(struct aw_ctx *ctx, const char *fmt, ...)

@@ -17,6 +17,7 @@
 #include "hostdir.h"
 #include "i386.h"
 #include "protocol.h"
+#include "status.h"
 #include "stuck.h"
 #include "util.h"
 
@@ -26,6 +27,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,19 @@ static bool root_is_mount_point(void)
 	return known;
 }
 
+/* "needs cap_NAME: why", the reason of a skip the machine caused. */
+static char *needs_cap(const char *cap, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *needs_cap(const char *cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *why = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *reason = aw_cause_reason(cap, why);
+	free(why);
+	return reason;
+}
+
 /* Why this probe cannot run here, or NULL when everything it needs is. */
 static char *unmet_needs(const struct aw_probe *p)
 {
@@ -90,11 +105,15 @@ static char *unmet_needs(const struct aw_probe *p)
 	for (const int *c = p->needs.caps; c && *c >= 0; c++) {
 		char *name = upper(aw_cap_name(*c));
 		char *why = NULL;
+		/* The cause is the capability the process lacks: with
+		 * CAP_SYS_ADMIN missing, the probe's own user namespace voids
+		 * the one it needs. */
 		if (!aw_cap_effective(*c))
-			why = xasprintf("needs %s, which this process does not hold", name);
+			why = needs_cap(aw_cap_name(*c), "%s is not held by this process", name);
 		else if (needs_userns())
-			why = xasprintf("needs %s in the initial user namespace, but without "
-					"CAP_SYS_ADMIN the probe runs in a user namespace of its own", name);
+			why = needs_cap("cap_sys_admin", "%s counts in the initial user namespace, "
+					"but without CAP_SYS_ADMIN the probe runs in a user "
+					"namespace of its own", name);
 		free(name);
 		if (why)
 			return why;
@@ -508,6 +527,19 @@ static void settle(struct aw_probe_result *r, enum ending how, double timeout_s)
 	aw_probe_result_settle(r, AW_ST_ERROR, "the probe ended without reporting this");
 }
 
+/* Why the probe's namespaces could not be made: without CAP_SYS_ADMIN
+ * they hang on a user namespace, and where none may be made (a sysctl,
+ * a container) the machine is the cause. */
+static char *cannot_isolate(int err)
+{
+	char *why = xasprintf("cannot create private namespaces: %s", strerror(err));
+	if (!needs_userns() || (err != EPERM && err != EACCES && err != ENOSPC && err != EINVAL))
+		return why;
+	char *caused = aw_cause_reason("userns", why);
+	free(why);
+	return caused;
+}
+
 static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts *opts,
 		    struct aw_probe_result *r)
 {
@@ -524,7 +556,7 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 	if (!why && ref->probe->host_path)
 		(void)aw_hostdir_make(ref->probe->host_path, &hd, &why);
 	if (!why && (err = spawn(ref->probe, &hd, &c)) != 0)
-		why = xasprintf("cannot create private namespaces: %s", strerror(-err));
+		why = cannot_isolate(-err);
 	if (why) {
 		free(aw_hostdir_release(&hd, true));
 		r->status = AW_ST_SKIP;

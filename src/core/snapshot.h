@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #define AW_SNAPSHOT_MAJOR 1
-#define AW_SNAPSHOT_MINOR 0
+#define AW_SNAPSHOT_MINOR 1
 
 /* What a key is about, by its prefix. */
 enum aw_key_class {

@@ -101,3 +101,63 @@ const char *aw_status_value_rule(enum aw_subject subject)
 	}
 	return "pass, fail, skip, error or timeout, optionally followed by ': reason'";
 }
+
+/* ---- causes ---- */
+
+#define CAUSE_WORD "needs "
+
+/* [a-z0-9_]+, the characters of a capability's or a filesystem's name. */
+static bool is_word(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+static bool starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len > n && strncmp(s, prefix, n) == 0;
+}
+
+bool aw_cause_valid(const char *cause, size_t len)
+{
+	static const char *const plain[] = { "i386", "userns", "memory", "cpus", "vm" };
+	if (len >= AW_CAUSE_MAX)
+		return false;
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (strlen(plain[i]) == len && strncmp(cause, plain[i], len) == 0)
+			return true;
+	if (starts(cause, len, "cap_"))
+		return is_word(cause + 4, len - 4);
+	if (starts(cause, len, "fs:"))
+		return is_word(cause + 3, len - 3);
+	return false;
+}
+
+char *aw_cause_reason(const char *cause, const char *why)
+{
+	return why && *why ? xasprintf(CAUSE_WORD "%s: %s", cause, why)
+			   : xasprintf(CAUSE_WORD "%s", cause);
+}
+
+bool aw_reason_cause(const char *reason, char buf[AW_CAUSE_MAX], const char **why)
+{
+	buf[0] = '\0';
+	*why = reason;
+	if (!reason || strncmp(reason, CAUSE_WORD, strlen(CAUSE_WORD)) != 0)
+		return false;
+	const char *cause = reason + strlen(CAUSE_WORD);
+	/* The cause ends at ": " or at the end ("fs:ext4" holds a colon). */
+	const char *end = strstr(cause, ": ");
+	size_t len = end ? (size_t)(end - cause) : strlen(cause);
+	if (!aw_cause_valid(cause, len))
+		return false;
+	memcpy(buf, cause, len);
+	buf[len] = '\0';
+	*why = end ? end + 2 : cause + len;
+	return true;
+}

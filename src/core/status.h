@@ -54,4 +54,31 @@ char *aw_status_value_format(enum aw_status st, const char *reason, enum aw_subj
 /* What aw_status_value_parse() takes, in words, for error messages. */
 const char *aw_status_value_rule(enum aw_subject subject);
 
+/*
+ * The cause of a skip: what the machine lacked, machine-readable, beside
+ * the reason.  A skip the environment caused has the reason
+ * "needs CAUSE: why" (or just "needs CAUSE"), CAUSE one of
+ *
+ *   i386         32-bit (i386) programs run        (env.i386)
+ *   cap_NAME     the capability, e.g. cap_sys_resource (env.caps)
+ *   userns       user namespaces may be created   (env.userns)
+ *   fs:NAME      the filesystem can be made here  (env.fs)
+ *   memory, cpus the machine's size               (env.memory, env.cpus)
+ *   vm           a throw-away machine (a VM guest) (env.vm.*)
+ *
+ * so that a reader that knows no causes still reads a plain reason.
+ */
+#define AW_CAUSE_MAX 64 /* bytes of a cause, with its NUL */
+
+/* Whether the len bytes at cause are a cause of the list above. */
+bool aw_cause_valid(const char *cause, size_t len);
+/* The reason "needs CAUSE: why" (why NULL: "needs CAUSE"), malloc'd.
+ * cause must be valid. */
+char *aw_cause_reason(const char *cause, const char *why);
+/* The cause a reason names, copied to buf (AW_CAUSE_MAX bytes), and
+ * where the rest of the reason starts (*why, "" for none): true; or
+ * false when the reason names no cause (buf "", *why = reason).  reason
+ * may be NULL. */
+bool aw_reason_cause(const char *reason, char buf[AW_CAUSE_MAX], const char **why);
+
 #endif

@@ -5,6 +5,7 @@
 #include "proc.h"
 #include "core/context.h"
 #include "core/i386.h"
+#include "core/status.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -232,10 +233,17 @@ bool aw_helper_report(struct aw_ctx *ctx, const struct aw_helper *h)
 	struct aw_capture cap;
 	bool complete = false;
 
-	if (!why && run(path, h, &cap) != 0)
+	bool no_i386 = why != NULL;
+	if (!why && run(path, h, &cap) != 0) {
+		no_i386 = errno == ENOEXEC;
 		why = aw_helper_exec_failed(path, errno);
+	}
 	if (why) {
-		report_items(ctx, h, "skip", true, false, why);
+		/* Without a helper, or a kernel that runs it, the machine
+		 * lacks 32-bit programs: the kernel under test did not change. */
+		char *caused = no_i386 ? aw_cause_reason("i386", why) : xstrdup(why);
+		report_items(ctx, h, "skip", true, false, caused);
+		free(caused);
 	} else {
 		complete = report_output(ctx, h, &cap);
 		free(cap.text);

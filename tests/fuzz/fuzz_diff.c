@@ -3,7 +3,7 @@
  * NUL byte, which no snapshot holds) never crashes; a snapshot compared
  * with itself has no difference; and comparing the other way round gives
  * the same changes with added/removed, regressed/recovered and
- * skipped/unskipped swapped. */
+ * skipped/unskipped swapped, the same ones explained by the environment. */
 #include "core/diff.h"
 
 #include <stdint.h>
@@ -41,7 +41,8 @@ static void write_all(const struct aw_diff *d)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	aw_diff_text(f, d, "old", "new");
+	aw_diff_text(f, d, "old", "new", false);
+	aw_diff_text(f, d, "old", "new", true);
 	aw_diff_ktap(f, d, "old", "new");
 	aw_diff_json(f, d, "old", "new");
 	fclose(f);
@@ -55,10 +56,17 @@ static void compare(const struct aw_snapshot *a, const struct aw_snapshot *b)
 	aw_diff_compute(b, a, NULL, &ba);
 	if (ab.n != ba.n || ab.nenv != ba.nenv)
 		abort();
+	/* The environment explains a change whichever side is old. */
 	for (size_t i = 0; i < ab.n; i++)
 		if (strcmp(ab.changes[i].name, ba.changes[i].name) != 0 ||
-		    mirror(ab.changes[i].kind) != ba.changes[i].kind)
+		    mirror(ab.changes[i].kind) != ba.changes[i].kind ||
+		    !ab.changes[i].cause != !ba.changes[i].cause ||
+		    !ab.changes[i].cause != !ab.changes[i].cause_key)
 			abort();
+	size_t fa, fb;
+	if (aw_diff_kernel_changes(&ab, &fa) != aw_diff_kernel_changes(&ba, &fb) ||
+	    aw_diff_differs(&ab) != aw_diff_differs(&ba))
+		abort();
 	write_all(&ab);
 	aw_diff_free(&ab);
 	aw_diff_free(&ba);

@@ -103,7 +103,7 @@ if has_sys_resource; then
 	kernel_at_least 3 14 && [[ $want == held ]] && ok "3.14 and later: no ceiling"
 else
 	expect_verdict mqueue-over-1024-queues-as-root unknown \
-		"mqueue.privileged.queues_ceiling: skip: needs CAP_SYS_RESOURCE"
+		"mqueue.privileged.queues_ceiling: skip: needs cap_sys_resource: CAP_SYS_RESOURCE"
 fi
 
 # Its answer where the probe does run, on what it would observe: a ceiling

@@ -73,7 +73,7 @@ grep -q 'crashed\|error' "$root/tmp/plain.snapshot" && bad "plain chroot: an err
 # there is what failed.
 . "$(dirname "$0")/../lib/machine"
 if machine_i386; then want='pass'
-else want="skip: this kernel runs no i386 programs: exec of /bin/\\.\\./libexec/abiwatch/abiwatch-mqueue-m32 failed with ENOEXEC.*"; fi
+else want="skip: needs i386: this kernel runs no i386 programs: exec of /bin/\\.\\./libexec/abiwatch/abiwatch-mqueue-m32 failed with ENOEXEC.*"; fi
 grep -qx "check.mqueue.compat32.sendrecv.fifo_within_priority = $want" "$root/tmp/bound.snapshot" &&
 	ok "chroot: the 32-bit helper found beside the binary" ||
 	bad "chroot: $(grep 'compat32.sendrecv.fifo_within_priority' "$root/tmp/bound.snapshot")"

@@ -25,8 +25,8 @@ works_installed() { # label root
 	# Found: run, or (a kernel without i386 programs) its exec refused.
 	local mq='pass' dir='obs\.dirent\.tmpfs\.compat32\.cookie_bits = [0-9]+'
 	if ! machine_i386; then
-		mq="skip: this kernel runs no i386 programs: exec of [^ ]*/libexec/abiwatch/abiwatch-[a-z]+-m32 failed with ENOEXEC.*"
-		dir="unobserved\.dirent\.tmpfs\.compat32\.cookie_bits = skip: this kernel runs no i386 programs: exec of [^ ]*/libexec/abiwatch/abiwatch-[a-z]+-m32 failed with ENOEXEC.*"
+		mq="skip: needs i386: this kernel runs no i386 programs: exec of [^ ]*/libexec/abiwatch/abiwatch-[a-z]+-m32 failed with ENOEXEC.*"
+		dir="unobserved\.dirent\.tmpfs\.compat32\.cookie_bits = skip: needs i386: this kernel runs no i386 programs: exec of [^ ]*/libexec/abiwatch/abiwatch-[a-z]+-m32 failed with ENOEXEC.*"
 	fi
 	grep -qE "^check\.mqueue\.compat32\.sendrecv\.fifo_within_priority = $mq\$" "$work/$1.snapshot" &&
 		ok "$1: the 32-bit mqueue helper found in usr/libexec/abiwatch" ||

@@ -2,7 +2,8 @@
 # dirent_skips: what a machine lacks is a skip with the reason, never a
 # failure.  In a private mount namespace (unshare -m), /dev/null is bound
 # over mkfs.btrfs, so that it cannot be run, and over the 32-bit helper:
-#   - every item of dirent.btrfs is a skip saying "mkfs.btrfs not found";
+#   - every item of dirent.btrfs is a skip of cause fs:btrfs saying
+#     "mkfs.btrfs not found";
 #   - every compat32.* observation is unobserved with the helper's reason,
 #     while the other items of the probe are made as usual;
 # and an unknown --fs name or a bad --entries is a usage error (exit 2)
@@ -31,16 +32,16 @@ load_snapshot "$tmp/snap"
 
 [[ $rc == 0 ]] && report ok "exit status 0 (passes and skips)" || report bad "exit status $rc"
 for c in $DIRENT_CHECKS; do
-	expect "check.dirent.btrfs.$c" "skip: mkfs.btrfs not found"
+	expect "check.dirent.btrfs.$c" "skip: needs fs:btrfs: mkfs.btrfs not found"
 done
 for o in cookie_bits eof_cookie duplicates order compat32.cookie_bits; do
-	expect "unobserved.dirent.btrfs.$o" "skip: mkfs.btrfs not found"
+	expect "unobserved.dirent.btrfs.$o" "skip: needs fs:btrfs: mkfs.btrfs not found"
 done
 expect_pass tmpfs
 expect obs.dirent.tmpfs.eof_cookie 0x7fffffff
 for o in cookie_bits eof_cookie duplicates nonlfs_readdir; do
 	# /dev/null is no program: not executable, so not the helper.
-	expect_match "unobserved.dirent.tmpfs.compat32.$o" "^skip: the helper abiwatch-dirent-m32 is not installed \\(or not executable\\): "
+	expect_match "unobserved.dirent.tmpfs.compat32.$o" "^skip: needs i386: the helper abiwatch-dirent-m32 is not installed \\(or not executable\\): "
 done
 
 # Usage errors, before anything runs, each naming the option, the value

@@ -25,15 +25,18 @@ echo junk >"$work/junk.snap"
 [[ $rc == 2 ]] && grep -q 'junk.snap:1' "$work/err" && ok "a bad snapshot is named with its line" ||
 	bad "bad snapshot: exit $rc: $(cat "$work/err")"
 
+# A snapshot edited by sed, its keys sorted again below its header.
+resort() { local f; f=$(cat); { grep '^abiwatch-snapshot ' <<<"$f"; grep -v '^abiwatch-snapshot ' <<<"$f" | LC_ALL=C sort; }; }
+
 # Three "kernels": this one, and copies claiming to be 6.1 and 6.12 VMs.
 "$abiwatch" run mqueue -o "$work/host.snapshot" >/dev/null
 [[ -s $work/host.snapshot ]] || { echo "FAIL: abiwatch run wrote no snapshot"; exit 1; }
 sed -e 's/^env\.kernel\.release = .*/env.kernel.release = 6.1.0-99-test/' \
     -e 's/^obs\.mqueue\.noattr\.maxmsg = .*/obs.mqueue.noattr.maxmsg = 7/' \
     -e 's/^check\.mqueue\.attr\.einval_above_msg_max = .*/check.mqueue.attr.einval_above_msg_max = fail: expected EINVAL, got success/' \
-    "$work/host.snapshot" | sed '/^env\.kernel\.version/a env.vm.accel = tcg' >"$work/k61.snapshot"
+    "$work/host.snapshot" | sed '/^env\.kernel\.version/a env.vm.accel = tcg' | resort >"$work/k61.snapshot"
 sed -e 's/^env\.kernel\.release = .*/env.kernel.release = 6.12.999-test/' \
-    "$work/host.snapshot" | sed '/^env\.kernel\.version/a env.vm.accel = tcg' >"$work/k612.snapshot"
+    "$work/host.snapshot" | sed '/^env\.kernel\.version/a env.vm.accel = tcg' | resort >"$work/k612.snapshot"
 page=$shots/report.html
 # Given out of order: the page sorts the columns by release.
 "$abiwatch" report --title "report test" -o "$page" "$work/host.snapshot" "$work/k612.snapshot" "$work/k61.snapshot"
@@ -93,4 +96,45 @@ grep -q '^#### mqueue.noattr.maxmsg$' docs/catalogue.md && ok "the heading exist
 	bad "no heading for mqueue.noattr.maxmsg"
 n=$(grep -o 'id="changed-rows">[0-9]*' "$dom" | sed 's/.*>//')
 [[ $n -ge 2 ]] && ok "$n rows differ" || bad "changed rows: $n"
+
+# A pair where the new side lacks i386 support (hand-edited from this
+# run, whatever this machine can do): one kernel change (msgsize), shown
+# first and open; every 32-bit item folded under its cause, collapsed.
+with_i386() { sed -e 's/^env\.i386 = .*/env.i386 = yes/' \
+	-e 's/^check\.\(mqueue\.compat32\.[^ ]*\) = .*/check.\1 = pass/' \
+	-e 's/^unobserved\.\(mqueue\.compat32\.[^ ]*\) = .*/obs.\1 = 32/'; }
+without_i386() { sed -e 's/^env\.i386 = .*/env.i386 = no: this kernel runs no i386 programs (edited)/' \
+	-e 's/^check\.\(mqueue\.compat32\.[^ ]*\) = .*/check.\1 = skip: needs i386: edited/' \
+	-e 's/^obs\.\(mqueue\.compat32\.[^ ]*\) = .*/unobserved.\1 = skip: needs i386: edited/' \
+	-e 's/^unobserved\.\(mqueue\.compat32\.[^ ]*\) = .*/unobserved.\1 = skip: needs i386: edited/' \
+	-e 's/^obs\.mqueue\.noattr\.msgsize = .*/obs.mqueue.noattr.msgsize = 4096/'; }
+sed 's/^env\.kernel\.release = .*/env.kernel.release = 6.12.998-i386/' "$work/host.snapshot" | with_i386 | resort >"$work/with.snapshot"
+sed 's/^env\.kernel\.release = .*/env.kernel.release = 6.13.0-noi386/' "$work/host.snapshot" | without_i386 | resort >"$work/without.snapshot"
+n32=$(grep -c '^[a-z]*\.mqueue\.compat32\.' "$work/without.snapshot")
+causes=$shots/report-causes.html
+"$abiwatch" report --title "report: a side without i386" -o "$causes" "$work/with.snapshot" "$work/without.snapshot" ||
+	bad "report of the i386 pair failed"
+"$abiwatch" diff "$work/with.snapshot" "$work/without.snapshot" >"$work/pair.diff"; rc=$?
+[[ $rc == 1 ]] && ok "diff of the pair: exit 1 (msgsize is a kernel change)" || bad "diff of the pair: exit $rc"
+"$chromium" "${flags[@]}" --dump-dom "file://$(realpath "$causes")" >"$work/causes.dom" 2>>"$work/chromium.err"
+"$chromium" "${flags[@]}" --window-size=1400,900 --screenshot="$(realpath "$shots")/report-causes.png" \
+	"file://$(realpath "$causes")" >/dev/null 2>>"$work/chromium.err"
+[[ -s $shots/report-causes.png ]] && ok "screenshot of the first screen: $shots/report-causes.png" ||
+	bad "no screenshot of the i386 pair"
+cdom=$work/causes.dom
+line=$(grep -o '<p class="pair-summary" id="pair-summary-1">[^<]*' "$cdom" | sed 's/.*">//')
+[[ $line == "1 kernel change, 0 new failures; "*" need i386 programs (not on the new side)" &&
+   $line == "$(head -n 1 "$work/pair.diff")" ]] && ok "the pair's summary is diff's first line: $line" ||
+	bad "pair summary: '$line' vs diff's '$(head -n 1 "$work/pair.diff")'"
+kernel=$(grep -o '<li class="kernel-change" data-name="[^"]*"' "$cdom" | sed 's/.*data-name="//; s/"$//')
+[[ $kernel == obs.mqueue.noattr.msgsize ]] && ok "the one kernel change listed: $kernel" || bad "kernel changes: $kernel"
+folded=$(grep -c '<li class="env-change" data-name="[a-z]*\.mqueue\.compat32\.' "$cdom")
+[[ $folded == "$n32" ]] && ok "all $n32 32-bit items folded under their cause" || bad "folded $folded of $n32"
+pos() { grep -b -o "$1" "$cdom" | head -n 1 | cut -d: -f1; }
+k=$(pos '<li class="kernel-change"'); d=$(pos '<details class="cause" data-cause="i386">'); r=$(pos '<table class="results"')
+[[ -n $k && -n $d && -n $r && $k -lt $d && $d -lt $r ]] && ok "kernel change first, then the folded cause, then the results" ||
+	bad "order: kernel $k, cause $d, results $r"
+grep -q '<details class="cause" data-cause="i386" open' "$cdom" && bad "the cause is open" || ok "the cause is collapsed"
+grep -qiE '<script|<link|<img|<iframe|@import|url\(' "$causes" && bad "the i386 page loads something" ||
+	ok "the i386 page loads nothing"
 exit $status

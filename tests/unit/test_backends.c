@@ -45,6 +45,34 @@ static void test_backend_list(void **state)
 	assert_null(aw_backend_find("ext5"));
 }
 
+/* env.fs: the backends usable here, in aw_backends[] order, each one that
+ * aw_backend_unusable() lets through and none it stops. */
+static void test_usable_list(void **state)
+{
+	(void)state;
+	char *list = aw_backends_usable();
+	char *expect = NULL;
+	for (const struct aw_backend *const *b = aw_backends; *b; b++) {
+		char *why = aw_backend_unusable(*b);
+		if (!why) {
+			size_t n = expect ? strlen(expect) : 0;
+			expect = realloc(expect, n + strlen((*b)->name) + 2);
+			sprintf(expect + n, "%s%s", n ? "," : "", (*b)->name);
+		} else {
+			assert_true(*why); /* a reason, never an empty one */
+		}
+		free(why);
+	}
+	assert_string_equal(list, expect ? expect : "none");
+	/* tmpfs needs nothing but the kernel's tmpfs, which every kernel
+	 * abiwatch runs on has. */
+	char *tmpfs_why = aw_backend_unusable(&aw_backend_tmpfs);
+	assert_null(tmpfs_why);
+	assert_int_equal(strncmp(list, "tmpfs", 5), 0);
+	free(expect);
+	free(list);
+}
+
 static void test_remove_tree(void **state)
 {
 	(void)state;
@@ -106,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fs_types),
 		cmocka_unit_test(test_backend_list),
+		cmocka_unit_test(test_usable_list),
 		cmocka_unit_test(test_remove_tree),
 		cmocka_unit_test(test_remove_tree_limits),
 	};

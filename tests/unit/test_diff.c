@@ -313,7 +313,7 @@ static char *text_of(const struct aw_diff *d, int format)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (format == 0)
-		aw_diff_text(f, d, "old.snap", "new.snap");
+		aw_diff_text(f, d, "old.snap", "new.snap", false);
 	else if (format == 1)
 		aw_diff_ktap(f, d, "old.snap", "new.snap");
 	else
@@ -331,21 +331,30 @@ static void test_text_output(void **state)
 		NULL, 0, &d);
 	char *t = text_of(&d, 0);
 	assert_string_equal(t,
+		"1 kernel change, 0 new failures; 1 item not comparable: 1 needs "
+		"CAP_SYS_RESOURCE (not on the new side)\n"
+		"kernel changes:\n"
+		"  changed   obs.a.b.v: 1 -> 2\\nx\n"
+		"not comparable, by cause (the environment, not the kernel):\n"
+		"  cap_sys_resource: 1 needs CAP_SYS_RESOURCE (not on the new side): check.a.b.c\n"
 		"environment (not a kernel change):\n"
-		"  env.caps: cap_sys_resource -> none\n"
-		"explained by the environment:\n"
-		"  skipped   check.a.b.c: pass -> skip: needs CAP_SYS_RESOURCE "
-		"[the new environment lacks cap_sys_resource (env.caps)]\n"
-		"changes:\n"
-		"  changed   obs.a.b.v: 1 -> 2\\nx\n");
+		"  env.caps: cap_sys_resource -> none\n");
 	free(t);
 	t = text_of(&d, 1);
 	assert_non_null(strstr(t, "KTAP version 1\n1..2\n"));
-	assert_non_null(strstr(t, "\nok 1 check.a.b.c # SKIP explained by the environment: "));
+	assert_non_null(strstr(t, "\n# 1 kernel change, 0 new failures; 1 item not comparable"));
+	assert_non_null(strstr(t, "\nok 1 check.a.b.c # SKIP needs cap_sys_resource: explained by "
+			       "the environment: "));
 	assert_non_null(strstr(t, "\nnot ok 2 obs.a.b.v\n"));
 	free(t);
 	t = text_of(&d, 2);
 	assert_non_null(strstr(t, "\"different\":true"));
+	assert_non_null(strstr(t, "\"cause\":\"cap_sys_resource\""));
+	assert_non_null(strstr(t, "\"cause_side\":\"new\""));
+	assert_non_null(strstr(t, "\"kernel_changes\":1"));
+	assert_non_null(strstr(t, "\"new_failures\":0"));
+	assert_non_null(strstr(t, "\"not_comparable\":1"));
+	assert_non_null(strstr(t, "\"label\":\"needs CAP_SYS_RESOURCE (not on the new side)\""));
 	free(t);
 	aw_diff_free(&d);
 
@@ -353,6 +362,125 @@ static void test_text_output(void **state)
 	t = text_of(&d, 0);
 	assert_string_equal(t, ""); /* as diff(1): silence when the same */
 	free(t);
+	aw_diff_free(&d);
+}
+
+/* Skips that name their cause ("needs CAUSE: ...") are never kernel
+ * changes, whatever the other side saw, and fold by cause and side. */
+static void test_named_causes_fold(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("check.f.p.a = pass\ncheck.f.p.b = pass\ncheck.f.p.c = fail: x\n"
+		"check.f.q.a = skip: needs fs:xfs: mkfs.xfs not found\n"
+		"check.f.r.a = pass\nobs.f.p.v = 1\nobs.f.s.v = 1\nobs.f.t.v = 1\n"
+		"unobserved.f.p.w = skip: the 32-bit helper failed: openat: ENOTDIR\n",
+		"check.f.p.a = skip: needs i386: this kernel runs no i386 programs\n"
+		"check.f.p.b = skip: needs i386\ncheck.f.p.c = skip: needs i386: no\n"
+		"check.f.q.a = pass\ncheck.f.r.a = skip: needs userns: unshare: EPERM\n"
+		"obs.f.p.v = 2\nobs.f.s.v = 1\nobs.f.t.v = 3\n"
+		"unobserved.f.p.w = skip: needs i386: no\n", NULL, 0, &d);
+	assert_int_equal(d.n, 8);
+	assert_string_equal(find(&d, "check.f.p.a")->cause_key, "i386");
+	assert_true(find(&d, "check.f.p.a")->new_side);
+	/* a failure before is no new failure: the new side could not look */
+	assert_string_equal(find(&d, "check.f.p.c")->cause_key, "i386");
+	/* a skip for another reason before still folds under the new cause */
+	assert_string_equal(find(&d, "obs.f.p.w")->cause_key, "i386");
+	assert_string_equal(find(&d, "check.f.q.a")->cause_key, "fs:xfs");
+	assert_false(find(&d, "check.f.q.a")->new_side);
+	assert_string_equal(find(&d, "check.f.r.a")->cause_key, "userns");
+	assert_null(find(&d, "obs.f.p.v")->cause);
+	assert_null(find(&d, "obs.f.t.v")->cause);
+	char *s = aw_diff_summary(&d);
+	assert_string_equal(s, "2 kernel changes, 0 new failures; 6 items not comparable: "
+			       "4 need i386 programs (not on the new side), 1 needs the xfs filesystem "
+			       "(not on the old side), 1 needs user namespaces (not on the new side)");
+	free(s);
+	assert_true(aw_diff_differs(&d));
+	aw_diff_free(&d);
+
+	/* Only the environment: exit status 0. */
+	diff_of("check.f.p.a = pass\nenv.i386 = yes\n",
+		"check.f.p.a = skip: needs i386: x\nenv.i386 = no: x\n", NULL, 0, &d);
+	assert_false(aw_diff_differs(&d));
+	s = aw_diff_summary(&d);
+	assert_string_equal(s, "0 kernel changes, 0 new failures; 1 item not comparable: "
+			       "1 needs i386 programs (not on the new side)");
+	free(s);
+	aw_diff_free(&d);
+}
+
+/* Snapshots before causes: a skip whose reason is the side's env.i386
+ * refusal is the machine's. */
+static void test_i386_without_causes(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("check.f.p.a = pass\nenv.i386 = yes\n",
+		"check.f.p.a = skip: this kernel runs no i386 programs: exec of h failed\n"
+		"env.i386 = no: this kernel runs no i386 programs: exec of h failed\n", NULL, 0, &d);
+	assert_string_equal(d.changes[0].cause_key, "i386");
+	assert_false(aw_diff_differs(&d));
+	aw_diff_free(&d);
+	/* another reason is the kernel's */
+	diff_of("check.f.p.a = pass\nenv.i386 = yes\n",
+		"check.f.p.a = skip: no signal came\nenv.i386 = no: this kernel runs no i386\n",
+		NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+}
+
+/* The family "zzsized" of tests/fixtures/sized_family.c, linked into
+ * this test only: observations sized from the machine (.varies_with). */
+
+static void test_varies_with_the_machine(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("env.cpus = 2\nenv.memory = 1073741824\nobs.zzsized.p.default_max = 100\n"
+		"obs.zzsized.p.fixed = 1\nobs.zzsized.p.per_cpu = 2\n",
+		"env.cpus = 2\nenv.memory = 2147483648\nobs.zzsized.p.default_max = 200\n"
+		"obs.zzsized.p.fixed = 2\nobs.zzsized.p.per_cpu = 4\n", NULL, 0, &d);
+	assert_int_equal(d.n, 3);
+	assert_string_equal(find(&d, "obs.zzsized.p.default_max")->cause_key, "memory");
+	/* the CPUs are the same on both sides: a change of per_cpu is the kernel's */
+	assert_null(find(&d, "obs.zzsized.p.per_cpu")->cause);
+	assert_null(find(&d, "obs.zzsized.p.fixed")->cause);
+	char *s = aw_diff_summary(&d);
+	assert_string_equal(s, "2 kernel changes, 0 new failures; 1 item not comparable: "
+			       "1 follows the machine's memory (it differs)");
+	free(s);
+	aw_diff_free(&d);
+	/* The same memory: the kernel's change. */
+	diff_of("env.memory = 1\nobs.zzsized.p.default_max = 100\n",
+		"env.memory = 1\nobs.zzsized.p.default_max = 200\n", NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+}
+
+/* --verbose lists every folded name; without it, the first three. */
+static void test_folding_lines(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("check.f.p.a = pass\ncheck.f.p.b = pass\ncheck.f.p.c = pass\ncheck.f.p.d = pass\n",
+		"check.f.p.a = skip: needs i386\ncheck.f.p.b = skip: needs i386\n"
+		"check.f.p.c = skip: needs i386\ncheck.f.p.d = skip: needs i386\n", NULL, 0, &d);
+	char *t = text_of(&d, 0);
+	assert_non_null(strstr(t, "  i386: 4 need i386 programs (not on the new side): check.f.p.a, "
+			       "check.f.p.b, check.f.p.c and 1 more\n"));
+	free(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	aw_diff_text(f, &d, "o", "n", true);
+	fclose(f);
+	assert_non_null(strstr(buf, "  i386: 4 need i386 programs (not on the new side)\n"
+				 "    skipped   check.f.p.a: pass -> skip: needs i386 [the new side needs "
+				 "i386 (env.i386)]\n"));
+	assert_non_null(strstr(buf, "    skipped   check.f.p.d:"));
+	free(buf);
 	aw_diff_free(&d);
 }
 
@@ -393,6 +521,10 @@ int main(void)
 		cmocka_unit_test(test_other_keys_of_newer_formats),
 		cmocka_unit_test(test_text_output),
 		cmocka_unit_test(test_minor_versions),
+		cmocka_unit_test(test_named_causes_fold),
+		cmocka_unit_test(test_i386_without_causes),
+		cmocka_unit_test(test_varies_with_the_machine),
+		cmocka_unit_test(test_folding_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -226,9 +226,10 @@ static void test_report_deadline_and_missing(void **state)
 			    "(killed at its 0.3 s deadline)\n"
 			    "O compat32.value error the 32-bit helper did not report this "
 			    "(killed at its 0.3 s deadline)\n");
-	/* Not installed: every item that needs it is a skip saying so. */
+	/* Not installed: every item that needs it is a skip saying so, with
+	 * the cause i386 (this machine cannot run the 32-bit side). */
 	assert_false(run_fake("abiwatch-none-m32", "good", 5000));
-	assert_non_null(strstr(reports, "C compat32.own skip the helper abiwatch-none-m32 is "
+	assert_non_null(strstr(reports, "C compat32.own skip needs i386: the helper abiwatch-none-m32 is "
 			       "not installed"));
 	assert_null(strstr(reports, "native"));
 }

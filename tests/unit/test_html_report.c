@@ -36,7 +36,8 @@ static void parse(const char *text, struct aw_snapshot *s)
 		fail_msg("%s", err);
 }
 
-static char *render(struct aw_report_column *cols, size_t n, const char *catalogue,
+/* Not inlined: GCC would take the page for the local buf it was made in. */
+__attribute__((noinline)) static char *render(struct aw_report_column *cols, size_t n, const char *catalogue,
 		    struct aw_report_stats *st)
 {
 	char *buf = NULL;
@@ -126,7 +127,9 @@ static void test_report(void **state)
 	assert_non_null(strstr(html, "<span class=\"release\">6.18.0</span><span class=\"where\">this machine"));
 	assert_non_null(strstr(html, "<span class=\"file\">a.snapshot</span>"));
 	/* The changes between neighbours, linked to their rows. */
-	assert_non_null(strstr(html, "<a href=\"#fam.p.value\">fam.p.value</a>: <code>&lt;old&gt;</code> &#8594; <code>new</code>"));
+	assert_non_null(strstr(html, "<li class=\"kernel-change\" data-name=\"obs.fam.p.value\">"
+				   "<a href=\"#fam.p.value\">obs.fam.p.value</a>: <code>&lt;old&gt;</code> "
+				   "&#8594; <code>new</code>"));
 	free(html);
 
 	/* Without a catalogue, anchors come from the names alone. */
@@ -139,11 +142,54 @@ static void test_report(void **state)
 		aw_snapshot_free(&cols[i].snap);
 }
 
+/* A pair whose new side runs no i386 programs: the kernel's change is
+ * listed first, in the open; the skips the machine caused are folded
+ * under their cause, after it; the summary line is diff's. */
+static void test_pair_with_causes(void **state)
+{
+	(void)state;
+	struct aw_report_column cols[2] = { { .file = "old.snapshot" }, { .file = "new.snapshot" } };
+	parse("abiwatch-snapshot 1.1\n"
+	      "check.fam.p.a32 = pass\ncheck.fam.p.b32 = pass\n"
+	      "env.i386 = yes\nenv.kernel.release = 6.1.0\n"
+	      "obs.fam.p.cookie = 0x2712\nobs.fam.p.w32 = 14\nprobe.fam.p = ran\n", &cols[0].snap);
+	parse("abiwatch-snapshot 1.1\n"
+	      "check.fam.p.a32 = skip: needs i386: this kernel runs no i386 programs\n"
+	      "check.fam.p.b32 = skip: needs i386: this kernel runs no i386 programs\n"
+	      "env.i386 = no: this kernel runs no i386 programs\nenv.kernel.release = 6.18.0\n"
+	      "obs.fam.p.cookie = 0x7fffffff\nprobe.fam.p = ran\n"
+	      "unobserved.fam.p.w32 = skip: needs i386: this kernel runs no i386 programs\n",
+	      &cols[1].snap);
+	struct aw_report_stats st;
+	char *html = render(cols, 2, NULL, &st);
+	const char *summary = strstr(html, "<p class=\"pair-summary\" id=\"pair-summary-1\">1 kernel change, "
+					   "0 new failures; 3 items not comparable: 3 need i386 programs "
+					   "(not on the new side)</p>");
+	const char *kernel = strstr(html, "<li class=\"kernel-change\" data-name=\"obs.fam.p.cookie\">");
+	const char *folded = strstr(html, "<details class=\"cause\" data-cause=\"i386\"><summary>3 need "
+					  "i386 programs (not on the new side)</summary>");
+	const char *results = strstr(html, "<table class=\"results\"");
+	assert_non_null(summary);
+	assert_non_null(kernel);
+	assert_non_null(folded);
+	assert_true(summary < kernel && kernel < folded && folded < results);
+	/* Every skip the machine caused is under its cause, none among the kernel's. */
+	assert_null(strstr(html, "<li class=\"kernel-change\" data-name=\"check.fam.p.a32\""));
+	assert_non_null(strstr(folded, "<li class=\"env-change\" data-name=\"check.fam.p.a32\">"));
+	assert_non_null(strstr(folded, "<li class=\"env-change\" data-name=\"obs.fam.p.w32\">"));
+	/* Collapsed: no "open" on the cause's details. */
+	assert_null(strstr(html, "<details class=\"cause\" open"));
+	free(html);
+	for (size_t i = 0; i < 2; i++)
+		aw_snapshot_free(&cols[i].snap);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_anchor),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_pair_with_causes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -917,7 +917,9 @@ void dirent_run(struct aw_ctx *ctx)
 
 	enum aw_fs_rc rc = aw_fs_prepare(t->backend, &o, &fs, &why);
 	if (rc == AW_FS_SKIP) {
-		aw_skip_rest(ctx, "%s", why);
+		char *cause = xasprintf("fs:%s", t->backend->name);
+		aw_skip_rest_cause(ctx, cause, "%s", why);
+		free(cause);
 		free(why);
 		return;
 	}

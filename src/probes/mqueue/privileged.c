@@ -136,7 +136,8 @@ static void privileged_run(struct aw_ctx *ctx)
 	/* The runner may have put us in a user namespace of our own, where
 	 * the capability shows but capable() does not count it. */
 	if (!aw_has_cap(CAP_SYS_RESOURCE)) {
-		aw_skip_rest(ctx, "%s", "needs CAP_SYS_RESOURCE in the initial user namespace");
+		aw_skip_rest_cause(ctx, "cap_sys_resource", "%s",
+				   "CAP_SYS_RESOURCE counts only in the initial user namespace");
 		return;
 	}
 	if (!aw_private_ipc(ctx)) {

@@ -128,13 +128,27 @@ static const char *plan_failure(const struct plan *p)
 	return buf;
 }
 
+/* An observation the plan did not get to make: the machine's doing
+ * (cause userns) when it refused the user namespace, else why, or
+ * otherwise when the plan failed at no stage. */
+static void unobserved_after(struct aw_ctx *ctx, const char *obs, const struct plan *sh,
+			     const char *otherwise)
+{
+	bool refused = sh->failed_stage == ST_UNSHARE &&
+		       (sh->rc == -EPERM || sh->rc == -EACCES || sh->rc == -ENOSPC);
+	if (refused)
+		aw_skip_cause(ctx, obs, "userns", "%s", plan_failure(sh));
+	else
+		aw_unobserved(ctx, obs, "%s", sh->failed_stage ? plan_failure(sh) : otherwise);
+}
+
 static void observe_write(struct aw_ctx *ctx, const char *obs, struct plan *sh,
 			  const struct plan *plan)
 {
 	int rc = run_plan(sh, plan);
 
 	if (rc)
-		aw_unobserved(ctx, obs, "%s", sh->failed_stage ? plan_failure(sh) : aw_errname(rc));
+		unobserved_after(ctx, obs, sh, aw_errname(rc));
 	else if (sh->rc == 0)
 		aw_observe(ctx, obs, "%s", sh->value == 20 ? "yes" : "accepted, not applied");
 	else
@@ -152,8 +166,7 @@ static void observe_sysctls(struct aw_ctx *ctx, struct plan *sh)
 	if (sh->failed_stage == 0 && sh->owner >= 0)
 		aw_observe_long(ctx, "sysctl_owner_seen", sh->owner);
 	else
-		aw_unobserved(ctx, "sysctl_owner_seen", "%s", sh->failed_stage ? plan_failure(sh) :
-			      "stat of the knob failed");
+		unobserved_after(ctx, "sysctl_owner_seen", sh, "stat of the knob failed");
 	other.unshare = CLONE_NEWUSER;
 	observe_write(ctx, "nonowner_root_writes_sysctl", sh, &other);
 	plain.unshare = 0;
@@ -195,8 +208,7 @@ static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 	if (fresh == 0 || fresh == -EMFILE)
 		aw_observe(ctx, "fresh_userns_counts_from_zero", "%s", fresh == 0 ? "yes" : "no");
 	else
-		aw_unobserved(ctx, "fresh_userns_counts_from_zero", "%s", sh->failed_stage ?
-			      plan_failure(sh) : aw_errname(fresh));
+		unobserved_after(ctx, "fresh_userns_counts_from_zero", sh, aw_errname(fresh));
 	if (getrlimit(RLIMIT_MSGQUEUE, &rl) != 0 || rl.rlim_max < 3 * (rlim_t)ONE_FITS) {
 		aw_unobserved(ctx, "creator_limit_binds", "the hard RLIMIT_MSGQUEUE is below %d bytes",
 			      3 * ONE_FITS);
@@ -206,8 +218,7 @@ static void observe_ucounts(struct aw_ctx *ctx, struct plan *sh)
 	if (binds == 0 || binds == -EMFILE)
 		aw_observe(ctx, "creator_limit_binds", "%s", binds == -EMFILE ? "yes" : "no");
 	else
-		aw_unobserved(ctx, "creator_limit_binds", "%s", sh->failed_stage ?
-			      plan_failure(sh) : aw_errname(binds));
+		unobserved_after(ctx, "creator_limit_binds", sh, aw_errname(binds));
 }
 
 static void userns_run(struct aw_ctx *ctx)

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# diff, check, KCIDB and report on hand-edited snapshots (tests/fixtures/
+# causes/) of machines this one cannot be: one lacking user namespaces and
+# xfs, with less memory and fewer CPUs.  Skips that name a cause are never
+# kernel changes, in either direction; they fold by cause; the exit status
+# says whether the kernel changed; check says "unknown (CAUSE)"; KCIDB
+# marks them SKIP with the cause and stays schema-valid.  And this machine's
+# own env.userns, env.i386, env.cpus, env.memory and env.fs agree with
+# tests/lib/machine.
+set -u
+export LC_ALL=C
+abiwatch=${ABIWATCH:-./abiwatch}
+fx=tests/fixtures/causes
+work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-causes.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+status=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; status=1; }
+
+expect_diff() { # what exit first-line old new [options]
+	local what=$1 want_rc=$2 want=$3 old=$4 new=$5
+	shift 5
+	"$abiwatch" diff "$@" "$old" "$new" >"$work/out" 2>"$work/err"
+	local rc=$?
+	[[ $rc == "$want_rc" && $(head -n 1 "$work/out") == "$want" ]] && ok "$what: exit $rc, $want" ||
+		{ bad "$what: exit $rc (want $want_rc)"; head -n 3 "$work/out" "$work/err"; }
+}
+
+expect_diff "only the machine differs" 0 \
+	"0 kernel changes, 0 new failures; 10 items not comparable: 5 need the xfs filesystem (not on the new side), 5 need user namespaces (not on the new side)" \
+	$fx/full.snapshot $fx/lacking.snapshot
+expect_diff "the other way round" 0 \
+	"0 kernel changes, 0 new failures; 10 items not comparable: 5 need the xfs filesystem (not on the old side), 5 need user namespaces (not on the old side)" \
+	$fx/lacking.snapshot $fx/full.snapshot
+expect_diff "one kernel change beside them" 1 \
+	"1 kernel change, 0 new failures; 10 items not comparable: 5 need the xfs filesystem (not on the new side), 5 need user namespaces (not on the new side)" \
+	$fx/full.snapshot $fx/lacking-changed.snapshot
+# A change of an item that does not follow the machine stays the kernel's,
+# however the memory differs.
+sed -n '/^kernel changes:$/,/^[^ ]/p' "$work/out" | grep -q '^  changed   obs.mqueue.noattr.maxmsg: 10 -> 8' &&
+	ok "maxmsg 10 -> 8 is a kernel change although env.memory differs" || bad "maxmsg not a kernel change"
+grep -q '^  env.memory: 4294967296 -> 1073741824$' "$work/out" && grep -q '^  env.userns: yes -> no: ' "$work/out" &&
+	grep -q '^  env.fs: lost xfs$' "$work/out" && ok "the environment: memory, userns, fs" || bad "environment lines"
+grep -qE '^  (fs:xfs|userns): 5 need ' "$work/out" && ok "one line per cause" || bad "cause lines"
+
+# The same snapshot on both sides: silence, exit 0 (as diff(1)).
+"$abiwatch" diff $fx/lacking.snapshot $fx/lacking.snapshot >"$work/out"; rc=$?
+[[ $rc == 0 && ! -s $work/out ]] && ok "identical: silent, exit 0" || bad "identical: exit $rc, $(head -c 200 "$work/out")"
+
+# JSON: a cause per change, the counts.
+"$abiwatch" diff -f json $fx/full.snapshot $fx/lacking-changed.snapshot >"$work/json"
+command -v jq >/dev/null || { echo "SKIP: jq not installed for the JSON, check and KCIDB parts"; exit $status; }
+[[ $(jq -c '[.summary.kernel_changes, .summary.new_failures, .summary.not_comparable]' "$work/json") == "[1,0,10]" ]] &&
+	ok "JSON counts 1, 0, 10" || bad "JSON counts $(jq -c .summary "$work/json")"
+[[ $(jq -r '[.changes[] | select(.cause == "userns") | .cause_side] | unique | join(",")' "$work/json") == new ]] &&
+	ok "JSON: userns causes on the new side" || bad "JSON userns"
+[[ $(jq -r '.summary.causes | map("\(.cause)=\(.count)") | join(" ")' "$work/json") == "fs:xfs=5 userns=5" ]] &&
+	ok "JSON: causes fs:xfs=5 userns=5" || bad "JSON causes: $(jq -c .summary.causes "$work/json")"
+
+# check: an assumption the machine left undecidable is unknown (cause).
+printf '%s\n' 'mqueue.userns.rlimit_per_uid is pass : "per-uid limits"' \
+	'dirent.xfs.cookie_bits <= 32 : "32-bit cookies on xfs"' \
+	'mqueue.noattr.maxmsg >= 10 : "ten messages"' >"$work/a.assume"
+"$abiwatch" check "$work/a.assume" $fx/lacking-changed.snapshot >"$work/check"; rc=$?
+grep -q '^unknown (userns) .*a.assume:1:' "$work/check" && grep -q '^unknown (fs:xfs) .*a.assume:2:' "$work/check" &&
+	grep -q '^broken .*a.assume:3:' "$work/check" && ok "check: unknown (userns), unknown (fs:xfs), broken" ||
+	{ bad "check verdicts (exit $rc)"; cat "$work/check"; }
+"$abiwatch" check "$work/a.assume" $fx/full.snapshot >"$work/check"
+[[ $(grep -c '^held ' "$work/check") == 3 ]] && ok "check on the full machine: all held" || { bad "check full"; cat "$work/check"; }
+"$abiwatch" check -f ktap "$work/a.assume" $fx/lacking.snapshot | grep -q '^ok 1 a.assume:1 # SKIP unknown (userns): ' &&
+	ok "check KTAP: SKIP unknown (userns)" || bad "check KTAP"
+"$abiwatch" check -f json "$work/a.assume" $fx/lacking.snapshot >"$work/check.json"
+[[ $(jq -r '[.. | objects | select(has("verdict")) | .cause // "-"] | join(" ")' "$work/check.json") == "userns fs:xfs -" ]] &&
+	ok "check JSON: causes userns, fs:xfs, none" || bad "check JSON: $(head -c 300 "$work/check.json")"
+
+# KCIDB: SKIP with the cause, valid against the schema.
+"$abiwatch" kcidb $fx/lacking.snapshot >"$work/k.json"
+[[ $(jq -r '.tests[] | select(.path == "abiwatch.mqueue.userns.rlimit_per_uid") | "\(.status) \(.misc.skip_cause)"' "$work/k.json") == "SKIP userns" &&
+   $(jq -r '.tests[] | select(.path == "abiwatch.dirent.xfs") | "\(.status) \(.misc.skip_cause)"' "$work/k.json") == "SKIP fs:xfs" ]] &&
+	ok "KCIDB: SKIP with skip_cause userns, fs:xfs" || bad "KCIDB skips"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	scripts/kcidb-validate tests/data/kcidb/kcidb-io.schema.v5.3.json "$work/k.json" >"$work/why" 2>&1 &&
+		ok "KCIDB document valid" || { bad "KCIDB invalid"; cat "$work/why"; }
+else
+	echo "# python3-jsonschema not installed: the schema is not checked here (kcidb.sh does where it is)"
+fi
+
+# This machine's own abilities, recorded as tests/lib/machine finds them.
+. tests/lib/machine
+"$abiwatch" run -o "$work/here.snapshot" mqueue.noattr >/dev/null 2>&1
+env_of() { sed -n "s/^env\.$1 = //p" "$work/here.snapshot"; }
+if machine_userns; then [[ $(env_of userns) == yes ]]; else [[ $(env_of userns) == no:* ]]; fi &&
+	ok "env.userns = $(env_of userns)" || bad "env.userns = $(env_of userns)"
+if machine_i386; then [[ $(env_of i386) == yes ]]; else [[ $(env_of i386) == no:* ]]; fi &&
+	ok "env.i386 = $(env_of i386 | cut -c1-40)" || bad "env.i386 = $(env_of i386)"
+[[ $(env_of cpus) == "$(getconf _NPROCESSORS_ONLN)" ]] && ok "env.cpus = $(env_of cpus)" || bad "env.cpus = $(env_of cpus)"
+[[ $(env_of memory) == $(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024)) ]] &&
+	ok "env.memory = $(env_of memory), MemTotal" || bad "env.memory = $(env_of memory)"
+fs_ok=1
+for f in tmpfs ext4 xfs btrfs; do
+	in_list=0; [[ ,$(env_of fs), == *",$f,"* ]] && in_list=1
+	machine_fs "$f" && has=1 || has=0
+	((in_list == has)) || { fs_ok=0; echo "# $f: env.fs says $in_list, tests/lib/machine $has"; }
+done
+((fs_ok)) && ok "env.fs = $(env_of fs), as tests/lib/machine finds them" || bad "env.fs = $(env_of fs)"
+exit $status
