@@ -35,6 +35,8 @@ LIB_ASAN_OBJS := $(filter-out build/asan/src/main.o,$(ASAN_OBJS))
 
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CORE := $(filter-out src/main.c src/probes/% src/cmd/%,$(SRCS))
+# What a target links; a target may add to it (mk/fuzz-cli.mk).
+FUZZ_LINK = $(FUZZ_CORE)
 FUZZ_SECONDS ?= 600
 
 # A family's 32-bit helper: src/probes/FAMILY/m32/*.c, linked statically
@@ -145,7 +147,7 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
 	@# What the target includes (a family's parser as source) makes it stale too.
 	clang -std=gnu11 -Isrc -D_GNU_SOURCE -MM -MP -MT $@ -MF $@.d $<
 	clang -std=gnu11 -g -O1 -Isrc -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(FUZZ_CORE) $(LDLIBS)
+		-o $@ $< $(FUZZ_LINK) $(LDLIBS)
 
 include mk/fuzz-cli.mk
 include mk/lava.mk

@@ -3,3 +3,4 @@
 # commands it calls besides the core.
 FUZZ_CLI_SRCS := $(filter src/probes/%,$(SRCS)) src/cmd/list.c src/cmd/usage.c
 build/fuzz/fuzz_cli: $(FUZZ_CLI_SRCS)
+build/fuzz/fuzz_cli: FUZZ_LINK += $(FUZZ_CLI_SRCS)

@@ -145,6 +145,16 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 	return rc;
 }
 
+/* 0 to go on, -1 after --help, else the usage status. */
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
+	int rc = probes_parse("run", argc, argv, run_usage, formats, &a->pc);
+	a->globs = argv + optind;
+	a->nglobs = (size_t)(argc - optind);
+	return rc;
+}
+
 static void stream_ktap(const struct aw_probe_result *r, void *arg)
 {
 	aw_ktap_probe(arg, r);
@@ -251,20 +261,17 @@ static int check_later(char *const *later, size_t nlater, const struct aw_probe_
 
 int cmd_run(int argc, char **argv)
 {
-	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
 	struct run_args a = { .pc.format = FORMAT_KTAP };
 	struct aw_probe_ref *refs = NULL;
 	size_t nrefs, nlater = 0;
 	char **later = NULL;
 	struct aw_run run = { 0 };
-	int rc = probes_parse("run", argc, argv, run_usage, formats, &a.pc);
+	int rc = parse_args(argc, argv, &a);
 
 	if (rc != 0) {
 		aw_params_free(&a.pc.probes.params);
 		return rc < 0 ? AW_EXIT_PASS : rc;
 	}
-	a.globs = argv + optind;
-	a.nglobs = (size_t)(argc - optind);
 	select_registered(&a, &refs, &nrefs, &later, &nlater);
 	if ((rc = probes_prepare("run", &a.pc.probes, &refs, &nrefs, &run)) != 0 ||
 	    (rc = check_later(later, nlater, refs, nrefs)) != 0)

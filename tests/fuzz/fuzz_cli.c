@@ -52,7 +52,7 @@ static size_t split(char *buf, size_t size, char **argv)
 
 static void parse_run(int argc, char **argv)
 {
-	struct run_args a = { .format = FORMAT_KTAP };
+	struct run_args a = { .pc.format = FORMAT_KTAP };
 	struct aw_probe_ref *refs = NULL;
 	size_t nrefs = 0, nlater = 0;
 	char **later = NULL, *why = NULL;
@@ -62,13 +62,13 @@ static void parse_run(int argc, char **argv)
 	if (rc > 0 && rc != AW_EXIT_USAGE)
 		abort();
 	if (rc == 0) {
-		if (a.probes.timeout_s < 0 || a.probes.timeout_s > 86400)
+		if (a.pc.probes.timeout_s < 0 || a.pc.probes.timeout_s > 86400)
 			abort();
 		/* As cmd_run: globs the registry lacks wait for the made probes. */
 		select_registered(&a, &refs, &nrefs, &later, &nlater);
 		if (nlater > a.nglobs)
 			abort();
-		if (aw_params_apply(&a.probes.params, &refs, &nrefs, &why) != 0) {
+		if (aw_params_apply(&a.pc.probes.params, &refs, &nrefs, &why) != 0) {
 			if (!why)
 				abort(); /* every refusal says why */
 		} else {
@@ -80,7 +80,7 @@ static void parse_run(int argc, char **argv)
 	free(why);
 	free(refs);
 	free(later);
-	aw_params_free(&a.probes.params);
+	aw_params_free(&a.pc.probes.params);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
