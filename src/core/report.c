@@ -2,6 +2,7 @@
 /* The probe side of the protocol: what aw_pass() and friends write. */
 #include "context.h"
 #include "probe.h"
+#include "registry.h"
 #include "util.h"
 #include "lib/wire.h"
 
@@ -51,13 +52,12 @@ static void record_lock(struct aw_record *r)
 		pthread_mutex_consistent(&r->lock);
 }
 
-/* Index of a declared item, or -1: a name the runner will reject. */
+/* Index of the declared item that reports name (a pattern item for the
+ * names it covers), or -1: a name the runner will reject. */
 static int item_index(const struct aw_ctx *ctx, const char *name)
 {
-	for (int i = 0; ctx->probe->items[i].name; i++)
-		if (strcmp(ctx->probe->items[i].name, name) == 0)
-			return i;
-	return -1;
+	const struct aw_item *it = aw_probe_item(ctx->probe, name);
+	return it ? (int)(it - ctx->probe->items) : -1;
 }
 
 void aw_report_line(struct aw_ctx *ctx, char type, const char *name, const char *status,
@@ -115,7 +115,8 @@ static void report_rest(struct aw_ctx *ctx, const char *status, const char *fmt,
 	char *text = xvasprintf(fmt, ap);
 	for (int i = 0; ctx->probe->items[i].name; i++) {
 		const struct aw_item *it = &ctx->probe->items[i];
-		if (!ctx->record->reported[i])
+		/* a pattern has no name of its own to report */
+		if (!ctx->record->reported[i] && !aw_item_is_pattern(it))
 			aw_report_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
 	}
 	free(text);
