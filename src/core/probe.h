@@ -210,6 +210,14 @@ const char *aw_tmpdir(const struct aw_ctx *ctx);
  * that writing IPC sysctls cannot touch the host. */
 bool aw_private_ipc(const struct aw_ctx *ctx);
 
+/* True when the run is the one `abiwatch vm` starts in its guest: a
+ * machine booted for this run and thrown away after it, where a probe may
+ * change global state (a sysctl no namespace holds, a cgroup v1 mount)
+ * that it must never touch on a host.  Decided from the kernel command
+ * line abiwatch vm boots with (rdinit=/init), together with the
+ * environment its guest init sets, so that neither alone says so. */
+bool aw_in_vm_guest(void);
+
 /* ---- privilege, for use inside a probe ---- */
 
 /* Whether the calling process holds cap in its effective set and sits in
