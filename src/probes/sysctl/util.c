@@ -132,8 +132,10 @@ static char *config_line(const char *line, size_t len, const char *option)
 			return xstrdup("n");
 		return NULL;
 	}
+	/* a NUL is no part of a .config: such a line says nothing */
 	if (len > 7 + olen && strncmp(line, "CONFIG_", 7) == 0 &&
-	    strncmp(line + 7, option, olen) == 0 && line[7 + olen] == '=')
+	    strncmp(line + 7, option, olen) == 0 && line[7 + olen] == '=' &&
+	    !memchr(line, '\0', len))
 		return strndup(line + 8 + olen, len - 8 - olen);
 	return NULL;
 }
