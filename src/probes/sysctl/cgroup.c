@@ -223,9 +223,11 @@ static int mount_v1(const char *dir, const char *controller)
 
 static void kmem(struct aw_ctx *ctx, const char *dir)
 {
+	/* What a runtime meets where the memory controller has no v1
+	 * hierarchy (CONFIG_MEMCG_V1 unset): no such file to read or write. */
 	if (mount("none", dir, "cgroup", 0, "memory") != 0) {
-		aw_unobserved(ctx, "kmem_limit.value", "no v1 memory hierarchy: %s", aw_errname(errno));
-		aw_unobserved(ctx, "kmem_limit.write", "no v1 memory hierarchy: %s", aw_errname(errno));
+		aw_observe(ctx, "kmem_limit.value", "no v1 memory controller (mount: %s)", aw_errname(errno));
+		aw_observe(ctx, "kmem_limit.write", "no v1 memory controller (mount: %s)", aw_errname(errno));
 		return;
 	}
 	char *child = xasprintf("%s/abiwatch-kmem", dir);
@@ -234,7 +236,10 @@ static void kmem(struct aw_ctx *ctx, const char *dir)
 		aw_unobserved(ctx, "kmem_limit.write", "mkdir: %s", aw_errname(errno));
 	} else {
 		char *v = read_text(child, "memory.kmem.limit_in_bytes");
-		observe_text(ctx, "kmem_limit.value", v, "no memory.kmem.limit_in_bytes");
+		if (v)
+			observe_text(ctx, "kmem_limit.value", v, "");
+		else
+			aw_observe(ctx, "kmem_limit.value", "absent");
 		char *path = xasprintf("%s/memory.kmem.limit_in_bytes", child);
 		int rc = aw_file_write(path, "-1");
 		aw_observe(ctx, "kmem_limit.write", "%s", rc == 0 ? "ok" : aw_errname(-rc));

@@ -416,8 +416,10 @@ static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 	}
 }
 
-/* Every documented knob gets its value reported: absent ones with the
- * configuration option that would make them, when the run knows it. */
+/* Every documented knob gets its value reported: "absent" where there is
+ * no such file (what `sysctl -w` and a program opening it meet), with
+ * the configuration option that would make it when the run knows it, so
+ * that "absent (CONFIG_X=y)" reads as removed, not configured out. */
 static void report_absent(struct aw_ctx *ctx)
 {
 	struct sc_kconfig cfg;
@@ -434,9 +436,9 @@ static void report_absent(struct aw_ctx *ctx)
 				option = sc_known_knobs[k].config;
 		char *set = option && cfg.text ? sc_kconfig_value(cfg.text, cfg.len, option) : NULL;
 		if (set)
-			aw_unobserved(ctx, it->name, "no such knob (CONFIG_%s=%s)", option, set);
+			aw_observe(ctx, it->name, "absent (CONFIG_%s=%s)", option, set);
 		else
-			aw_unobserved(ctx, it->name, "no such knob");
+			aw_observe(ctx, it->name, "absent");
 		free(set);
 		free(knob);
 	}
