@@ -60,6 +60,8 @@ static void print_probe(const struct aw_probe_ref *ref, bool verbose)
 		printf("    %-5s %-40s %s\n", it->kind == AW_CHECK ? "check" : "obs", full, it->summary);
 		if (verbose && it->unit)
 			printf("          unit: %s\n", it->unit);
+		if (verbose && it->varies_with)
+			printf("          varies with: %s\n", it->varies_with);
 		free(full);
 	}
 }

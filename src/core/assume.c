@@ -1034,12 +1034,22 @@ bool aw_key_match(const char *pattern, const char *name)
 	return match(pattern, name, false);
 }
 
+/* Whether a key pattern names the catalogue item called name: matches
+ * it, or is a key that a pattern item of that name covers
+ * ("sysctl.knob.kernel.pid_max.value" and "sysctl.knob.*.value"). */
+static bool names_item(const char *pattern, const char *name)
+{
+	const struct aw_catalogue_entry *e;
+	return aw_key_match(pattern, name) ||
+	       (strchr(name, '*') && (e = aw_catalogue_find(pattern)) && strcmp(e->name, name) == 0);
+}
+
 bool aw_assume_names(const struct aw_assumptions *a, bool check, const char *name)
 {
 	for (size_t i = 0; i < a->n; i++)
 		for (size_t k = 0; k < a->rules[i].nkeys; k++)
 			if (a->rules[i].keys[k].check == check &&
-			    aw_key_match(a->rules[i].keys[k].pattern, name))
+			    names_item(a->rules[i].keys[k].pattern, name))
 				return true;
 	return false;
 }
@@ -1059,7 +1069,7 @@ static const char *known_probe(const char *pattern, bool check)
 		if (aw_catalogue_is_probe(&cat[i]))
 			could = match(pattern, cat[i].name, true);
 		else if (could && cat[i].item && (cat[i].item->kind == AW_CHECK) == check &&
-			 aw_key_match(pattern, cat[i].name))
+			 names_item(pattern, cat[i].name))
 			return aw_catalogue_probe_of(cat[i].name)->name;
 	}
 	return NULL;

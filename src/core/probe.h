@@ -20,7 +20,12 @@ enum aw_item_kind {
 };
 
 /* One check or observation a probe declares.  Its full name is
- * FAMILY.PROBE.NAME; NAME may itself contain dots. */
+ * FAMILY.PROBE.NAME; NAME may itself contain dots.  A "*" component makes
+ * it a pattern item ("knob.*.value"), for names known only at run time:
+ * it covers every reported name with one or more components in its place
+ * ("knob.net.ipv4.tcp_mem.value"), each a result of its own.  Declaration
+ * order decides: a specific item declared before the pattern reports its
+ * own name with its own summary and .change. */
 struct aw_item {
 	enum aw_item_kind kind;
 	const char *name;
@@ -178,7 +183,8 @@ void aw_skip_rest_cause(struct aw_ctx *ctx, const char *cause, const char *fmt, 
 
 /* Whether item was reported already, by this process or another of the
  * probe's: for a probe that reports errors only where a child it waited
- * for left off. */
+ * for left off.  For a name a pattern item covers: whether any name it
+ * covers was.  aw_skip_rest() and aw_error_rest() pass pattern items by. */
 bool aw_reported(const struct aw_ctx *ctx, const char *item);
 
 /* A diagnostic line for humans; it reaches KTAP as "# ...". */
@@ -212,6 +218,14 @@ const char *aw_tmpdir(const struct aw_ctx *ctx);
 /* True when the probe is sure to be in an IPC namespace of its own, so
  * that writing IPC sysctls cannot touch the host. */
 bool aw_private_ipc(const struct aw_ctx *ctx);
+
+/* True when the run is the one `abiwatch vm` starts in its guest: a
+ * machine booted for this run and thrown away after it, where a probe may
+ * change global state (a sysctl no namespace holds, a cgroup v1 mount)
+ * that it must never touch on a host.  Decided from the kernel command
+ * line abiwatch vm boots with (rdinit=/init), together with the
+ * environment its guest init sets, so that neither alone says so. */
+bool aw_in_vm_guest(void);
 
 /* ---- privilege, for use inside a probe ---- */
 

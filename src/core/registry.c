@@ -219,6 +219,66 @@ size_t aw_catalogue(const struct aw_catalogue_entry **out)
 	return nentries;
 }
 
+/* "a.*.b" against "a.x.y.b", component by component: a "*" takes one
+ * component of the name, then tries the rest of the pattern after each
+ * further one. */
+static bool components_match(const char *pat, const char *name)
+{
+	size_t plen = strcspn(pat, ".");
+	if (plen == 1 && pat[0] == '*') {
+		const char *rest = pat[1] ? pat + 2 : NULL;
+		for (const char *n = name;;) {
+			const char *end = strchr(n, '.');
+			if (!end)
+				return !rest;
+			if (rest && components_match(rest, end + 1))
+				return true;
+			n = end + 1;
+		}
+	}
+	size_t nlen = strcspn(name, ".");
+	if (plen != nlen || strncmp(pat, name, plen) != 0)
+		return false;
+	if (!pat[plen] || !name[nlen])
+		return !pat[plen] && !name[nlen];
+	return components_match(pat + plen + 1, name + nlen + 1);
+}
+
+bool aw_item_name_matches(const char *item_name, const char *name)
+{
+	size_t len = strlen(name);
+	if (!len || strchr(name, '*') || strstr(name, "..") || name[0] == '.' || name[len - 1] == '.')
+		return false;
+	if (strcmp(item_name, name) == 0)
+		return true;
+	return strchr(item_name, '*') && components_match(item_name, name);
+}
+
+const struct aw_item *aw_probe_item(const struct aw_probe *p, const char *name)
+{
+	for (const struct aw_item *it = p->items; it && it->name; it++)
+		if (aw_item_name_matches(it->name, name))
+			return it;
+	return NULL;
+}
+
+/* The entry of the pattern item that covers a reported name
+ * "family.probe.item...".  A probe's items follow its own entry, in
+ * table order. */
+static const struct aw_catalogue_entry *pattern_entry(const char *name)
+{
+	const char *dot = strchr(name, '.');
+	if (!dot || !strchr(dot + 1, '.'))
+		return NULL; /* a family's or probe's name: no item to cover */
+	const struct aw_catalogue_entry *probe = aw_catalogue_probe_of(name);
+	if (!probe)
+		return NULL;
+	const struct aw_item *it = aw_probe_item(probe->ref.probe, name + strlen(probe->name) + 1);
+	if (!it || !aw_item_is_pattern(it))
+		return NULL;
+	return probe + 1 + (it - probe->ref.probe->items);
+}
+
 const struct aw_catalogue_entry *aw_catalogue_find(const char *name)
 {
 	const struct aw_catalogue_entry *all, want = { .name = name }, *key = &want;
@@ -226,7 +286,7 @@ const struct aw_catalogue_entry *aw_catalogue_find(const char *name)
 		return NULL;
 	const struct aw_catalogue_entry **hit =
 		bsearch(&key, by_entry_name, nentries, sizeof(*by_entry_name), by_entry);
-	return hit ? *hit : NULL;
+	return hit ? *hit : pattern_entry(name);
 }
 
 const struct aw_catalogue_entry *aw_catalogue_probe_of(const char *name)
@@ -275,8 +335,10 @@ static bool valid_name(const char *s, bool dots_ok)
 	if (!s || !*s || *s == '.')
 		return false;
 	for (const char *p = s; *p; p++) {
+		bool star = dots_ok && *p == '*' && (p == s || p[-1] == '.') &&
+			    (!p[1] || p[1] == '.');
 		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-			  *p == '_' || *p == '-' ||
+			  *p == '_' || *p == '-' || star ||
 			  (dots_ok && *p == '.' && p[1] && p[1] != '.');
 		if (!ok)
 			return false;
@@ -304,9 +366,9 @@ static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 			bad++;
 		}
 		for (const struct aw_item *b = a + 1; b->name; b++) {
-			if (strcmp(a->name, b->name) == 0) {
-				fprintf(stderr, "%s.%s: item '%s' declared twice\n",
-					f->name, p->name, a->name);
+			if (strcmp(a->name, b->name) == 0 || aw_item_name_matches(a->name, b->name)) {
+				fprintf(stderr, "%s.%s: item '%s' declared twice, or after "
+					"'%s', which covers it\n", f->name, p->name, b->name, a->name);
 				bad++;
 			}
 		}

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* A probe together with the family that declared it. */
 struct aw_probe_ref {
@@ -36,7 +37,8 @@ struct aw_catalogue_entry {
 /* Every entry in declaration order: each family (by name), followed by
  * its probes in table order, each followed by its items in table order. */
 size_t aw_catalogue(const struct aw_catalogue_entry **out);
-/* The entry of a dotted name, or NULL. */
+/* The entry of a dotted name, or NULL.  A reported name that a pattern
+ * item covers finds that item's entry. */
 const struct aw_catalogue_entry *aw_catalogue_find(const char *name);
 /* The probe a dotted name is of: "mqueue.noattr" for "mqueue.noattr" and
  * "mqueue.noattr.maxmsg".  NULL when no registered probe is. */
@@ -45,6 +47,22 @@ static inline bool aw_catalogue_is_probe(const struct aw_catalogue_entry *e)
 {
 	return e->ref.probe && !e->item;
 }
+
+/* Pattern items: an item name may have "*" components ("knob.*.value"),
+ * each matching one or more dot-separated components of a reported name
+ * ("knob.net.ipv4.tcp_mem.value"), for families whose names are only
+ * known at run time (every file under /proc/sys).  A name with a "*" of
+ * its own matches nothing.  True when name is the item or one it covers. */
+bool aw_item_name_matches(const char *item_name, const char *name);
+static inline bool aw_item_is_pattern(const struct aw_item *it)
+{
+	return it->name[0] == '*' || strstr(it->name, ".*") != NULL;
+}
+/* The item of probe p that reports name (an item name, without
+ * "family.probe."): the first in declaration order whose name is name or
+ * covers it, so that a specific item declared before a pattern wins.
+ * NULL when none does. */
+const struct aw_item *aw_probe_item(const struct aw_probe *p, const char *name);
 
 /* The declared item whose full name is "family.probe.item", or NULL.  For
  * a probe made at run time (dirent's --path), the item of that name its

@@ -2,9 +2,11 @@
 /* The probe side of the protocol: what aw_pass() and friends write. */
 #include "context.h"
 #include "probe.h"
+#include "registry.h"
 #include "status.h"
 #include "util.h"
 #include "lib/wire.h"
+#include "vm/guest.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -52,13 +54,12 @@ static void record_lock(struct aw_record *r)
 		pthread_mutex_consistent(&r->lock);
 }
 
-/* Index of a declared item, or -1: a name the runner will reject. */
+/* Index of the declared item that reports name (a pattern item for the
+ * names it covers), or -1: a name the runner will reject. */
 static int item_index(const struct aw_ctx *ctx, const char *name)
 {
-	for (int i = 0; ctx->probe->items[i].name; i++)
-		if (strcmp(ctx->probe->items[i].name, name) == 0)
-			return i;
-	return -1;
+	const struct aw_item *it = aw_probe_item(ctx->probe, name);
+	return it ? (int)(it - ctx->probe->items) : -1;
 }
 
 void aw_report_line(struct aw_ctx *ctx, char type, const char *name, const char *status,
@@ -116,7 +117,8 @@ static void report_rest(struct aw_ctx *ctx, const char *status, const char *fmt,
 	char *text = xvasprintf(fmt, ap);
 	for (int i = 0; ctx->probe->items[i].name; i++) {
 		const struct aw_item *it = &ctx->probe->items[i];
-		if (!ctx->record->reported[i])
+		/* a pattern has no name of its own to report */
+		if (!ctx->record->reported[i] && !aw_item_is_pattern(it))
 			aw_report_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, status, text);
 	}
 	free(text);
@@ -229,4 +231,26 @@ bool aw_private_ipc(const struct aw_ctx *ctx)
 	struct stat st;
 	return ctx->host_ipc_ino != 0 && stat("/proc/self/ns/ipc", &st) == 0 &&
 	       st.st_ino != ctx->host_ipc_ino;
+}
+
+/* Whether a word of the kernel command line is exactly word. */
+static bool cmdline_has(const char *word)
+{
+	char buf[4096];
+	FILE *f = fopen("/proc/cmdline", "re");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	size_t len = strlen(word);
+	for (char *p = buf; (p = strstr(p, word)); p += len)
+		if ((p == buf || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\n' || !p[len]))
+			return true;
+	return false;
+}
+
+bool aw_in_vm_guest(void)
+{
+	const char *env = getenv("ABIWATCH_IN_VM");
+	return env && strcmp(env, "1") == 0 && cmdline_has("rdinit=/" AW_GUEST_INIT);
 }

@@ -5,32 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+static struct aw_item_result *add_result(struct aw_probe_result *r, const struct aw_item *item,
+					 const char *name)
+{
+	r->items = xrealloc(r->items, (r->nitems + 1) * sizeof(*r->items));
+	r->items[r->nitems] = (struct aw_item_result){
+		.item = item, .fullname = xasprintf("%s.%s", r->fullname, name),
+	};
+	return &r->items[r->nitems++];
+}
+
+/* A slot for each specific item; a pattern item gets one per name it
+ * covers, as they are reported. */
 void aw_probe_result_init(struct aw_probe_result *r, const struct aw_probe_ref *ref)
 {
 	char name[512];
-	size_t n = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->ref = *ref;
 	r->fullname = xstrdup(aw_probe_fullname(ref, name, sizeof(name)));
-	while (ref->probe->items[n].name)
-		n++;
-	r->items = xcalloc(n, sizeof(*r->items));
-	r->nitems = n;
-	for (size_t i = 0; i < n; i++) {
-		r->items[i].item = &ref->probe->items[i];
-		r->items[i].fullname = xasprintf("%s.%s", r->fullname,
-						 ref->probe->items[i].name);
-	}
+	for (const struct aw_item *it = ref->probe->items; it->name; it++)
+		if (!aw_item_is_pattern(it))
+			add_result(r, it, it->name);
 }
 
 struct aw_item_result *aw_probe_result_item(struct aw_probe_result *r,
 					    const char *name)
 {
+	const struct aw_item *item = aw_probe_item(r->ref.probe, name);
+	size_t plen = strlen(r->fullname);
+
+	if (!item)
+		return NULL;
 	for (size_t i = 0; i < r->nitems; i++)
-		if (strcmp(r->items[i].item->name, name) == 0)
+		if (r->items[i].item == item && strcmp(r->items[i].fullname + plen + 1, name) == 0)
 			return &r->items[i];
-	return NULL;
+	return aw_item_is_pattern(item) ? add_result(r, item, name) : NULL;
 }
 
 void aw_item_set(struct aw_item_result *it, enum aw_status st, const char *text)

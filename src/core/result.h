@@ -53,6 +53,10 @@ struct aw_run {
 };
 
 void aw_probe_result_init(struct aw_probe_result *r, const struct aw_probe_ref *ref);
+/* The result of the item the probe reports as name: a specific item's
+ * slot, or the one of a name a pattern item covers (made at its first
+ * report).  NULL for a name no item declares.  The pointer is good until
+ * the next call, which may add a slot and move them all. */
 struct aw_item_result *aw_probe_result_item(struct aw_probe_result *r,
 					    const char *name);
 /* Record one report; the worse status wins over an earlier one. */

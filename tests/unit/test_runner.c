@@ -11,6 +11,7 @@
 #include "core/util.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -157,6 +158,26 @@ static void test_worse_report_wins(void **state)
 	aw_run_free(&run);
 }
 
+/* The environment variable alone never makes a host a guest: the kernel
+ * command line must be the one abiwatch vm boots with as well. */
+static void test_host_is_no_vm_guest(void **state)
+{
+	(void)state;
+	char buf[8192] = "";
+	FILE *f = fopen("/proc/cmdline", "re");
+	if (f) {
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+	}
+	bool booted_by_vm = strstr(buf, "rdinit=/init ") || strstr(buf, "rdinit=/init\n");
+	unsetenv("ABIWATCH_IN_VM");
+	assert_false(aw_in_vm_guest());
+	setenv("ABIWATCH_IN_VM", "1", 1);
+	assert_int_equal(aw_in_vm_guest(), booted_by_vm);
+	unsetenv("ABIWATCH_IN_VM");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_unmet_need_is_a_skip),
 		cmocka_unit_test(test_worse_report_wins),
 		cmocka_unit_test(test_own_fuse_mount_is_aborted),
+		cmocka_unit_test(test_host_is_no_vm_guest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The cgroup family: what container runtimes and systemd write under
+ * /sys/fs/cgroup.  cgroup.v2: the controllers the root offers, the
+ * root's files, and (in a VM guest) the files and defaults of a fresh
+ * child with every controller enabled.  cgroup.v1 (in a VM guest only):
+ * whether each controller's v1 hierarchy can still be mounted
+ * (CONFIG_MEMCG_V1, 6.11; 3c41382e920f, 6.12) and memory.kmem.
+ * limit_in_bytes, which runtimes still write (58056f77502f made writes
+ * fail in 5.16, 86327e8eb94c removed it, 4597648fddea brought it back as
+ * a no-op).
+ *
+ * Safety: a cgroup namespace gives no private hierarchy - every cgroup
+ * made is the machine's, mounting cgroup2 the first time makes the
+ * default hierarchy visible for good, and a v1 mount binds its
+ * controller for the whole machine.  So on a host this family only reads
+ * an existing cgroup2 mount; it mounts, makes cgroups and writes only in
+ * the throwaway guest of abiwatch vm (aw_in_vm_guest()), and mounts
+ * there read-write only in its own mount namespace.
+ */
+#include "sysctl.h"
+#include "core/util.h"
+#include "lib/errname.h"
+#include "lib/proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define VM_ONLY "only in an abiwatch vm guest: cgroups made or mounted are the whole machine's"
+
+static const struct aw_item v2_items[] = {
+	AW_OBS_ITEM("controllers", "cgroup.controllers of the cgroup2 root: the controllers v2 offers",
+		    .change = "a controller came or went: limits set through it fail (ENOENT on its files)"),
+	AW_OBS_ITEM("root_files", "the files of the cgroup2 root, space-separated",
+		    .change = "interface files of the root came or went"),
+	AW_OBS_ITEM("child_files", "the files of a fresh child cgroup with every offered controller enabled",
+		    .change = "container runtimes writing a file that vanished fail to start containers; "
+			      "new files are new interfaces"),
+	AW_OBS_ITEM("child.*.value", "a fresh child's default for a limit or weight runtimes set (memory.max, pids.max, cpu.max...)",
+		    .change = "the default limit of every new cgroup moved"),
+	AW_ITEMS_END,
+};
+
+/* A mount point of cgroup2 whose root is the hierarchy's root, or NULL. */
+static char *cgroup2_mount(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, *found = NULL;
+	size_t cap = 0;
+	while (f && !found && getline(&line, &cap, f) > 0) {
+		char root[4096], point[4096];
+		const char *dash = strstr(line, " - cgroup2 ");
+		if (dash && sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) == 2 &&
+		    strcmp(root, "/") == 0)
+			found = xstrdup(point);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static char *read_text(const char *dir, const char *file)
+{
+	char *path = xasprintf("%s/%s", dir, file), *text = NULL;
+	size_t len;
+	if (aw_file_slurp(path, &text, &len) != 0)
+		text = NULL;
+	else if (len && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	free(path);
+	return text;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The regular files of a directory, sorted, space-joined; NULL on error. */
+static char *file_list(const char *dir)
+{
+	DIR *d = opendir(dir);
+	char **names = NULL, *out = NULL;
+	size_t n = 0, len = 1;
+	struct dirent *de;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d)))
+		if (de->d_type == DT_REG) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+			len += strlen(de->d_name) + 1;
+		}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	out = xcalloc(1, len);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(out, " ");
+		strcat(out, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return out;
+}
+
+static void observe_text(struct aw_ctx *ctx, const char *obs, char *text, const char *why)
+{
+	if (text)
+		aw_observe(ctx, obs, "%s", *text ? text : "(empty)");
+	else
+		aw_unobserved(ctx, obs, "%s", why);
+	free(text);
+}
+
+/* The defaults runtimes override; counters and statistics are left out. */
+static const char *const child_defaults[] = {
+	"cgroup.max.depth", "cgroup.max.descendants", "cgroup.type", "cpu.idle", "cpu.max",
+	"cpu.max.burst", "cpu.uclamp.max", "cpu.uclamp.min", "cpu.weight", "cpu.weight.nice",
+	"io.weight", "memory.high", "memory.low", "memory.max", "memory.min", "memory.oom.group",
+	"memory.swap.high", "memory.swap.max", "memory.zswap.max", "memory.zswap.writeback",
+	"pids.max",
+};
+
+/* In the guest: enable every offered controller, make a child, read it,
+ * then undo both, so that the v1 probe finds the controllers free. */
+static void fresh_child(struct aw_ctx *ctx, const char *root, const char *controllers)
+{
+	char *subtree = xasprintf("%s/cgroup.subtree_control", root);
+	char *child = xasprintf("%s/abiwatch-child", root);
+	char *words = xstrdup(controllers);
+	for (char *c = strtok(words, " "); c; c = strtok(NULL, " ")) {
+		char *plus = xasprintf("+%s", c);
+		int rc = aw_file_write(subtree, plus);
+		if (rc != 0)
+			aw_note(ctx, "enabling %s: %s", c, aw_errname(-rc));
+		free(plus);
+	}
+	if (mkdir(child, 0755) != 0) {
+		aw_unobserved(ctx, "child_files", "mkdir: %s", aw_errname(errno));
+	} else {
+		observe_text(ctx, "child_files", file_list(child), "unreadable");
+		for (size_t i = 0; i < AW_ARRAY_SIZE(child_defaults); i++) {
+			char *v = read_text(child, child_defaults[i]);
+			char *obs = xasprintf("child.%s.value", child_defaults[i]);
+			if (v)
+				observe_text(ctx, obs, v, "");
+			free(obs);
+		}
+		rmdir(child);
+	}
+	free(words);
+	words = xstrdup(controllers);
+	for (char *c = strtok(words, " "); c; c = strtok(NULL, " ")) {
+		char *minus = xasprintf("-%s", c);
+		(void)aw_file_write(subtree, minus);
+		free(minus);
+	}
+	free(words);
+	free(subtree);
+	free(child);
+}
+
+static void v2_run(struct aw_ctx *ctx)
+{
+	bool guest = aw_in_vm_guest();
+	char *root = cgroup2_mount();
+	if (!root && guest) {
+		root = xasprintf("%s/cgroup2", aw_tmpdir(ctx));
+		if (mkdir(root, 0755) != 0 || mount("none", root, "cgroup2", 0, NULL) != 0) {
+			aw_skip_rest(ctx, "mounting cgroup2: %s", aw_errname(errno));
+			free(root);
+			return;
+		}
+	}
+	if (!root) {
+		aw_skip_rest(ctx, "no cgroup2 mount here; mounting one would make the default "
+				  "hierarchy visible for the rest of the boot");
+		return;
+	}
+	char *controllers = read_text(root, "cgroup.controllers");
+	aw_observe(ctx, "controllers", "%s", controllers && *controllers ? controllers : "(none)");
+	observe_text(ctx, "root_files", file_list(root), "unreadable");
+	if (guest && controllers)
+		fresh_child(ctx, root, controllers);
+	else
+		aw_unobserved(ctx, "child_files", VM_ONLY);
+	free(controllers);
+	free(root);
+}
+
+/* ---- v1 ---- */
+
+#define V1(c) AW_OBS_ITEM(c ".mount", "mounting a v1 hierarchy of " c " on a fresh boot: ok or the errno", \
+			   .change = "runtimes and tools that still use cgroup v1 for " c " fail to start")
+
+static const struct aw_item v1_items[] = {
+	V1("cpu"), V1("cpuacct"), V1("cpuset"), V1("memory"), V1("devices"), V1("freezer"),
+	V1("net_cls"), V1("perf_event"), V1("net_prio"), V1("hugetlb"), V1("pids"), V1("rdma"),
+	V1("misc"), V1("blkio"),
+	AW_OBS_ITEM("kmem_limit.value", "memory.kmem.limit_in_bytes of a fresh v1 memory cgroup",
+		    .unit = "B", .change = "the file runtimes write came, went or changed meaning"),
+	AW_OBS_ITEM("kmem_limit.write", "writing -1 to a fresh v1 memory cgroup's memory.kmem.limit_in_bytes: ok or the errno",
+		    .change = "runc and older container runtimes writing it fail to start containers "
+			      "(ENOTSUPP since 5.16, ENOENT where the file was dropped)"),
+	AW_ITEMS_END,
+};
+
+static int mount_v1(const char *dir, const char *controller)
+{
+	if (mount("none", dir, "cgroup", 0, controller) != 0)
+		return errno;
+	return umount2(dir, 0) == 0 ? 0 : -errno;
+}
+
+static void kmem(struct aw_ctx *ctx, const char *dir)
+{
+	/* What a runtime meets where the memory controller has no v1
+	 * hierarchy (CONFIG_MEMCG_V1 unset): no such file to read or write. */
+	if (mount("none", dir, "cgroup", 0, "memory") != 0) {
+		aw_observe(ctx, "kmem_limit.value", "no v1 memory controller (mount: %s)", aw_errname(errno));
+		aw_observe(ctx, "kmem_limit.write", "no v1 memory controller (mount: %s)", aw_errname(errno));
+		return;
+	}
+	char *child = xasprintf("%s/abiwatch-kmem", dir);
+	if (mkdir(child, 0755) != 0) {
+		aw_unobserved(ctx, "kmem_limit.value", "mkdir: %s", aw_errname(errno));
+		aw_unobserved(ctx, "kmem_limit.write", "mkdir: %s", aw_errname(errno));
+	} else {
+		char *v = read_text(child, "memory.kmem.limit_in_bytes");
+		if (v)
+			observe_text(ctx, "kmem_limit.value", v, "");
+		else
+			aw_observe(ctx, "kmem_limit.value", "absent");
+		char *path = xasprintf("%s/memory.kmem.limit_in_bytes", child);
+		int rc = aw_file_write(path, "-1");
+		aw_observe(ctx, "kmem_limit.write", "%s", rc == 0 ? "ok" : aw_errname(-rc));
+		free(path);
+		rmdir(child);
+	}
+	free(child);
+	umount2(dir, 0);
+}
+
+static void v1_run(struct aw_ctx *ctx)
+{
+	if (!aw_in_vm_guest()) {
+		aw_skip_rest(ctx, VM_ONLY);
+		return;
+	}
+	char *dir = xasprintf("%s/cgroup1", aw_tmpdir(ctx));
+	if (mkdir(dir, 0755) != 0) {
+		aw_error_rest(ctx, "mkdir %s: %s", dir, aw_errname(errno));
+		free(dir);
+		return;
+	}
+	for (const struct aw_item *it = v1_items; it->name; it++) {
+		const char *dot = strstr(it->name, ".mount");
+		if (!dot || dot[6])
+			continue;
+		char *controller = strndup(it->name, (size_t)(dot - it->name));
+		int rc = mount_v1(dir, controller);
+		if (rc < 0)
+			aw_error(ctx, it->name, "mounted but umount failed: %s", aw_errname(-rc));
+		else
+			aw_observe(ctx, it->name, "%s", rc == 0 ? "ok" : aw_errname(rc));
+		free(controller);
+	}
+	kmem(ctx, dir);
+	rmdir(dir);
+	free(dir);
+}
+
+static const char *const cg_tags[] = {
+	"linux-git:e93d4166b40a", "linux-git:3c41382e920f", "linux-git:58056f77502f",
+	"linux-git:4597648fddea", "man:cgroups(7)", NULL,
+};
+
+const struct aw_probe cg_v2_probes[] = {
+	{ .name = "v2", .summary = "cgroup v2: controllers offered, root files, a fresh child's files and defaults",
+	  .run = v2_run, .items = v2_items, .tags = cg_tags },
+	AW_PROBES_END,
+};
+
+const struct aw_probe cg_v1_probes[] = {
+	{ .name = "v1", .summary = "cgroup v1: which controllers' hierarchies mount, memory.kmem.limit_in_bytes",
+	  .run = v1_run, .items = v1_items, .tags = cg_tags },
+	AW_PROBES_END,
+};

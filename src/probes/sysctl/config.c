@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sysctl.kconfig: the kernel configuration the run sees, as the options
+ * that decide whether knobs and cgroup controllers exist, so that a knob
+ * absent because of configuration is told apart from one the kernel
+ * removed (fs.quota.warnings left Debian 6.12 with PRINT_QUOTA_WARNING,
+ * not with a removal).  The configuration comes from /proc/config.gz
+ * (CONFIG_IKCONFIG_PROC), else /boot/config-RELEASE as distributions
+ * install it, else /lib/modules/RELEASE/build/.config.  A digest of the
+ * whole file would change with every unrelated option; the options
+ * recorded are the ones the sysctl and cgroup keys depend on.
+ *
+ * sysctl.machine: the inputs of the knobs sized from the machine
+ * (memory and CPUs), recorded next to them.
+ */
+#include "sysctl.h"
+#include "core/util.h"
+#include "lib/errname.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define CONFIG_MAX (16 << 20)
+
+static int gunzip_file(const char *path, char **text, size_t *len)
+{
+	const char *const argv[] = { "gzip", "-dc", path, NULL };
+	struct aw_capture cap = { .out = true, .timeout_s = 10, .max = CONFIG_MAX };
+	struct aw_spawn how = { .in = -1, .out = -1, .err = -1 };
+	if (aw_capture(argv, &how, &cap) != 0)
+		return -errno;
+	if (cap.status != 0 || cap.overflowed) {
+		free(cap.text);
+		return -EIO;
+	}
+	*text = cap.text;
+	*len = cap.len;
+	return 0;
+}
+
+void sc_kconfig_load(struct sc_kconfig *c)
+{
+	struct utsname u;
+	memset(c, 0, sizeof(*c));
+	uname(&u);
+	if (access("/proc/config.gz", R_OK) == 0) {
+		int rc = gunzip_file("/proc/config.gz", &c->text, &c->len);
+		c->source = rc == 0 ? xstrdup("/proc/config.gz")
+				    : xasprintf("/proc/config.gz unreadable: %s", aw_errname(-rc));
+		return;
+	}
+	char *paths[] = { xasprintf("/boot/config-%s", u.release),
+			  xasprintf("/lib/modules/%s/build/.config", u.release) };
+	for (size_t i = 0; i < AW_ARRAY_SIZE(paths) && !c->text; i++)
+		if (aw_file_slurp(paths[i], &c->text, &c->len) == 0)
+			c->source = xstrdup(paths[i]);
+		else
+			c->text = NULL;
+	if (!c->text)
+		c->source = xasprintf("none found: no /proc/config.gz, %s or %s", paths[0], paths[1]);
+	for (size_t i = 0; i < AW_ARRAY_SIZE(paths); i++)
+		free(paths[i]);
+}
+
+void sc_kconfig_free(struct sc_kconfig *c)
+{
+	free(c->text);
+	free(c->source);
+	memset(c, 0, sizeof(*c));
+}
+
+#define OPT(o, why) AW_OBS_ITEM(o, "CONFIG_" why, .change = "the kernel was configured differently: " \
+				 "knobs and controllers that depend on it appear or vanish for that reason")
+
+static const struct aw_item kconfig_items[] = {
+	AW_OBS_ITEM("source", "where the configuration was read (/proc/config.gz, /boot/config-RELEASE)"),
+	OPT("io_uring", "IO_URING: io_uring and kernel.io_uring_*"),
+	OPT("legacy_tiocsti", "LEGACY_TIOCSTI: the default of dev.tty.legacy_tiocsti"),
+	OPT("memcg_v1", "MEMCG_V1 (6.11): the cgroup v1 memory controller, memory.kmem.*"),
+	OPT("cpusets_v1", "CPUSETS_V1 (6.11): the cgroup v1 cpuset controller"),
+	OPT("memfd_create", "MEMFD_CREATE: memfd_create() and vm.memfd_noexec"),
+	OPT("uclamp_task", "UCLAMP_TASK: kernel.sched_util_clamp_* and cpu.uclamp.*"),
+	OPT("memory_failure", "MEMORY_FAILURE: vm.memory_failure_*"),
+	OPT("print_quota_warning", "PRINT_QUOTA_WARNING: fs.quota.warnings"),
+	OPT("checkpoint_restore", "CHECKPOINT_RESTORE: kernel.ns_last_pid, kernel.*_next_id"),
+	OPT("modules", "MODULES: kernel.modprobe, kernel.modules_disabled"),
+	OPT("kexec_core", "KEXEC_CORE: kernel.kexec_*"),
+	OPT("magic_sysrq", "MAGIC_SYSRQ: kernel.sysrq"),
+	OPT("security_yama", "SECURITY_YAMA: kernel.yama.* (also needs yama in CONFIG_LSM)"),
+	OPT("bpf_syscall", "BPF_SYSCALL: kernel.unprivileged_bpf_disabled, kernel.bpf_stats_enabled"),
+	OPT("hz", "HZ: the unit of the jiffies knobs (net.ipv6.neigh.*.retrans_time)"),
+	AW_ITEMS_END,
+};
+
+static void kconfig_run(struct aw_ctx *ctx)
+{
+	struct sc_kconfig cfg;
+	sc_kconfig_load(&cfg);
+	if (!cfg.text) {
+		aw_skip_rest(ctx, "no kernel configuration: %s", cfg.source);
+		sc_kconfig_free(&cfg);
+		return;
+	}
+	aw_observe(ctx, "source", "%s", cfg.source);
+	for (const struct aw_item *it = kconfig_items; it->name; it++) {
+		if (strcmp(it->name, "source") == 0)
+			continue;
+		char option[64];
+		size_t i = 0;
+		for (; it->name[i] && i + 1 < sizeof(option); i++)
+			option[i] = (char)(it->name[i] >= 'a' && it->name[i] <= 'z' ? it->name[i] - 32 : it->name[i]);
+		option[i] = '\0';
+		char *v = sc_kconfig_value(cfg.text, cfg.len, option);
+		aw_observe(ctx, it->name, "%s", v ? v : "n (not mentioned)");
+		free(v);
+	}
+	sc_kconfig_free(&cfg);
+}
+
+/* ---- the machine ---- */
+
+static const struct aw_item machine_items[] = {
+	AW_OBS_ITEM("memory_kib", "MemTotal of /proc/meminfo: what the knobs sized from memory follow",
+		    .unit = "KiB", .varies_with = "memory", .change = "the machine has other memory"),
+	AW_OBS_ITEM("cpus_possible", "CPUs the kernel may ever bring up (/sys/devices/system/cpu/possible)",
+		    .unit = "CPUs", .varies_with = "cpus", .change = "the machine has other CPUs"),
+	AW_ITEMS_END,
+};
+
+/* "0-3,5" -> 5 */
+static long count_cpu_list(const char *s)
+{
+	long n = 0;
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s)
+			return -1;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		n += b - a + 1;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+static void machine_run(struct aw_ctx *ctx)
+{
+	char *text = NULL;
+	size_t len;
+	long long kib = -1;
+
+	if (aw_file_slurp("/proc/meminfo", &text, &len) == 0) {
+		const char *m = strstr(text, "MemTotal:");
+		if (m)
+			kib = strtoll(m + 9, NULL, 10);
+	}
+	free(text);
+	if (kib > 0)
+		aw_observe_long(ctx, "memory_kib", kib);
+	else
+		aw_unobserved(ctx, "memory_kib", "no MemTotal in /proc/meminfo");
+	text = NULL;
+	long cpus = aw_file_slurp("/sys/devices/system/cpu/possible", &text, &len) == 0
+			    ? count_cpu_list(text) : -1;
+	free(text);
+	if (cpus > 0)
+		aw_observe_long(ctx, "cpus_possible", cpus);
+	else
+		aw_unobserved(ctx, "cpus_possible", "/sys/devices/system/cpu/possible unreadable");
+}
+
+const struct aw_probe sc_config_probes[] = {
+	{ .name = "kconfig", .summary = "the kernel configuration options the knobs and controllers depend on",
+	  .run = kconfig_run, .items = kconfig_items },
+	AW_PROBES_END,
+};
+
+const struct aw_probe sc_machine_probes[] = {
+	{ .name = "machine", .summary = "the memory and CPUs that machine-sized knobs follow",
+	  .run = machine_run, .items = machine_items },
+	AW_PROBES_END,
+};

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sysctl.knob: every file under /proc/sys as the probe's namespaces see
+ * it (fresh network, IPC, UTS and PID namespaces; the machine's for the
+ * rest): its mode, its value, and, where the value lives in a namespace
+ * the probe makes itself, whether writing that value back is accepted.
+ * sysctl -p, systemd-sysctl and container runtimes set knobs by name; a
+ * knob that vanishes (net.ipv4.tcp_tw_recycle in 4.12) fails all of them.
+ *
+ * Safety: the walk only reads, never follows a mount or triggers an
+ * automount (fs.binfmt_misc).  Writes happen only in children that made
+ * new network, IPC and UTS namespaces (or a new user namespace) and
+ * checked that they did, and only for knobs those namespaces own
+ * (sc_knob_scope()).  A user namespace is no protection by itself (its
+ * root is the host's root, who may write global knobs from it), so the
+ * list of knobs is what keeps the host unchanged.  Global knobs are written back only inside an
+ * `abiwatch vm` guest (aw_in_vm_guest()), which is thrown away.
+ */
+#include "sysctl.h"
+#include "core/util.h"
+#include "lib/child.h"
+#include "lib/errname.h"
+#include "lib/proc.h"
+#include "core/registry.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define KNOB_CHANGE_VALUE \
+	"a default that moved: configurations, tuning guides and programs that assume the old one behave differently"
+#define SCALED(k, w, u, why)                                                             \
+	AW_OBS_ITEM(k ".value", k ": " why, .varies_with = (w), .unit = (u),              \
+		    .change = "sized from the machine at boot; at equal " w ", a move means " \
+			      "the kernel's formula or its own footprint changed")
+
+static const struct aw_item knob_items[] = {
+	AW_OBS_ITEM("files", "files under /proc/sys the walk visited", .unit = "files",
+		    .change = "knobs appeared or vanished (see the .mode keys)"),
+	AW_OBS_ITEM("kernel.io_uring_disabled.value",
+		    "kernel.io_uring_disabled (6.6): 0 io_uring for all, 1 only privileged or io_uring_group, 2 nobody",
+		    .change = "io_uring_setup() may now fail with EPERM: programs need a fallback to epoll or threads"),
+	AW_OBS_ITEM("kernel.io_uring_group.value",
+		    "kernel.io_uring_group (6.6): the group allowed io_uring when io_uring_disabled is 1",
+		    .change = "who may create io_uring instances changed"),
+	AW_OBS_ITEM("dev.tty.legacy_tiocsti.value",
+		    "dev.tty.legacy_tiocsti (6.2): 1 TIOCSTI works for everyone, 0 only with CAP_SYS_ADMIN",
+		    .change = "ioctl(TIOCSTI) now fails with EIO for unprivileged programs (screen readers, "
+			      "shells pushing input, the old suid attacks)"),
+	AW_OBS_ITEM("vm.memfd_noexec.value",
+		    "vm.memfd_noexec (6.3): 0 memfd_create() executable by default, 1 sealed non-executable, 2 exec refused",
+		    .change = "memfd_create() without MFD_EXEC may now give non-executable files or fail: "
+			      "JITs and fexecve() loaders break"),
+	AW_OBS_ITEM("kernel.sched_child_runs_first.value",
+		    "kernel.sched_child_runs_first: whether the child runs first after fork() (removed in 6.7)",
+		    .change = "sysctl.conf lines setting it fail with ENOENT; programs relying on it race"),
+	AW_OBS_ITEM("net.ipv4.tcp_tw_recycle.value",
+		    "net.ipv4.tcp_tw_recycle: fast TIME-WAIT recycling (removed in 4.12)",
+		    .change = "every sysctl -p with this line fails"),
+	AW_OBS_ITEM("kernel.unprivileged_userns_clone.value",
+		    "kernel.unprivileged_userns_clone (a Debian patch): whether unprivileged users may make user namespaces",
+		    .change = "rootless containers and browser sandboxes fail (or start working)"),
+	AW_OBS_ITEM("kernel.split_lock_mitigate.value",
+		    "kernel.split_lock_mitigate (6.2, 6.1.y): 1 split-lock offenders are slowed down, 0 only warned",
+		    .change = "programs doing split locked accesses (old games under Wine) become very slow or not"),
+	AW_OBS_ITEM("kernel.unprivileged_bpf_disabled.value",
+		    "kernel.unprivileged_bpf_disabled: 0 bpf() for everyone, 1 or 2 only privileged",
+		    .change = "unprivileged bpf() now fails with EPERM"),
+	AW_OBS_ITEM("kernel.yama.ptrace_scope.value",
+		    "kernel.yama.ptrace_scope: 0 classic ptrace, 1 descendants only, 2 admin only, 3 none",
+		    .change = "debuggers and crash handlers attaching to other processes get EPERM"),
+	SCALED("kernel.threads-max", "memory", "threads", "about one thread per 128 KiB of memory (kernel/fork.c)"),
+	SCALED("fs.file-max", "memory", "files", "about 10 % of memory in KiB (fs/file_table.c)"),
+	SCALED("fs.epoll.max_user_watches", "memory", "watches", "4 % of memory per epoll item (fs/eventpoll.c)"),
+	SCALED("fs.inotify.max_user_watches", "memory", "watches",
+	       "1 % of memory per watch, 8192 to 1048576 since 5.11 (92890123749b)"),
+	SCALED("fs.fanotify.max_user_marks", "memory", "marks", "1 % of memory per mark, 8192 to 1048576"),
+	SCALED("user.max_inotify_watches", "memory", "watches", "the initial user namespace's inotify.max_user_watches"),
+	SCALED("user.max_fanotify_marks", "memory", "marks", "the initial user namespace's fanotify.max_user_marks"),
+	SCALED("user.max_user_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("user.max_pid_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("user.max_uts_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("user.max_ipc_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("user.max_net_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("user.max_mnt_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("user.max_cgroup_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("user.max_time_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
+	SCALED("vm.min_free_kbytes", "memory", "KiB", "sqrt(16 x low memory in KiB), raised by khugepaged (mm/page_alloc.c)"),
+	SCALED("vm.user_reserve_kbytes", "memory", "KiB", "free memory / 32, at most 128 MiB (mm/mmap.c)"),
+	SCALED("vm.admin_reserve_kbytes", "memory", "KiB", "free memory / 32, at most 8 MiB (mm/mmap.c)"),
+	SCALED("net.ipv4.tcp_max_syn_backlog", "memory", "requests", "established-hash size / 128, at least 128"),
+	SCALED("net.ipv4.tcp_max_tw_buckets", "memory", "sockets", "established-hash size / 2"),
+	SCALED("net.ipv4.tcp_ehash_entries", "memory", NULL,
+	       "established-hash size, one slot per 128 KiB (negative in a child netns: the global table)"),
+	SCALED("net.ipv4.udp_hash_entries", "memory", NULL, "UDP hash size, one slot per 2 MiB (negative in a child netns)"),
+	SCALED("net.ipv4.tcp_rmem", "memory", NULL,
+	       "receive buffer min, default, max: max from low memory / 128, capped (6 MiB, 32 MiB since 6.16)"),
+	SCALED("net.ipv4.tcp_wmem", "memory", NULL, "send buffer min, default, max: max from low memory / 128, capped at 4 MiB"),
+	AW_OBS_ITEM("kernel.pid_max.value",
+		    "kernel.pid_max: 32768, or 1024 per possible CPU above 32; per PID namespace since 6.14 (7863dcc72d0f)",
+		    .varies_with = "cpus", .unit = "pids",
+		    .change = "largest pid + 1: programs storing pids in 16 bits or sizing tables by it break"),
+	AW_OBS_ITEM("kernel.watchdog_cpumask.value", "kernel.watchdog_cpumask: the CPUs the lockup watchdog runs on",
+		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
+	AW_OBS_ITEM("net.core.rps_default_mask.value", "net.core.rps_default_mask: a CPU mask as wide as the CPUs",
+		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
+	AW_OBS_ITEM("*.mode", "the file's permission bits, in octal: the knob exists on this kernel",
+		    .change = "a knob that vanished fails every sysctl.conf line, runtime and program that sets it "
+			      "(ENOENT); one that appeared is a new interface; a new mode changes who may set it"),
+	AW_OBS_ITEM("*.value", "the value as read, tabs as spaces, without the last newline (unobserved: why not read)",
+		    .change = KNOB_CHANGE_VALUE),
+	AW_OBS_ITEM("*.writeback",
+		    "writing the value just read back, in a namespace of the probe's own (in an abiwatch vm guest, "
+		    "any knob): accepted, or the errno",
+		    .change = "tools that rewrite current values (sysctl --system, container runtimes, "
+			      "configuration managers) now fail on this knob, or stop failing"),
+	AW_ITEMS_END,
+};
+
+/* The walk's context: where it is, what it counted. */
+struct walk {
+	struct aw_ctx *ctx;
+	dev_t proc_dev;
+	long files;
+	char **writable; /* namespaced knobs to try writing back */
+	size_t nwritable;
+};
+
+static bool key_safe(const char *component)
+{
+	if (!*component)
+		return false;
+	for (const char *c = component; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      *c == '_' || *c == '-' || *c == '+'))
+			return false;
+	return true;
+}
+
+/* The whole content of an open sysctl file, at most cap bytes; the
+ * length, or -errno.  st_size is 0 for all of them. */
+static ssize_t read_all(int fd, char *buf, size_t cap)
+{
+	size_t off = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + off, cap - off);
+		if (r < 0)
+			return errno == EINTR ? -EINTR : -errno;
+		if (r == 0 || (off += (size_t)r) == cap)
+			return (ssize_t)off;
+	}
+}
+
+/* Read a knob relative to dirfd: the length, or -errno. */
+static ssize_t read_knob(int dirfd, const char *file, char *buf, size_t cap)
+{
+	int fd = openat(dirfd, file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read_all(fd, buf, cap);
+	close(fd);
+	return n;
+}
+
+#define READ_CAP 65536
+
+static void observe_value(struct walk *w, const char *knob, int dirfd, const char *file,
+			  mode_t mode)
+{
+	static char buf[READ_CAP];
+	char obs[512];
+	const char *why = sc_value_skip(knob);
+
+	snprintf(obs, sizeof(obs), "%s.value", knob);
+	if (why) {
+		aw_unobserved(w->ctx, obs, "not recorded: %s", why);
+		return;
+	}
+	if (!(mode & 0444)) {
+		aw_unobserved(w->ctx, obs, "write-only (mode %04o): reading fails, writing acts", mode);
+		return;
+	}
+	ssize_t n = read_knob(dirfd, file, buf, sizeof(buf));
+	if (n < 0) {
+		aw_unobserved(w->ctx, obs, "read: %s", aw_errname((int)-n));
+		return;
+	}
+	char *text = sc_value_text(buf, (size_t)n);
+	if (text)
+		aw_observe(w->ctx, obs, "%s", text);
+	else
+		aw_unobserved(w->ctx, obs, "binary value of %zd bytes", n);
+	free(text);
+}
+
+static void visit_file(struct walk *w, const char *knob, int dirfd, const char *file,
+		       const struct stat *st)
+{
+	char obs[512];
+	mode_t mode = st->st_mode & 07777;
+
+	w->files++;
+	snprintf(obs, sizeof(obs), "%s.mode", knob);
+	aw_observe(w->ctx, obs, "%04o", mode);
+	observe_value(w, knob, dirfd, file, mode);
+	if (mode & 0444) {
+		w->writable = xrealloc(w->writable, (w->nwritable + 1) * sizeof(*w->writable));
+		w->writable[w->nwritable++] = xstrdup(knob);
+	}
+}
+
+static void walk_dir(struct walk *w, int fd, const char *prefix, int depth);
+
+static void visit(struct walk *w, int dirfd, const char *prefix, const char *name, int depth)
+{
+	struct stat st;
+	char *knob = *prefix ? xasprintf("%s.%s", prefix, name) : xstrdup(name);
+
+	if (!key_safe(name)) {
+		aw_note(w->ctx, "%s: a name no snapshot key can hold, not recorded", knob);
+	} else if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT) != 0) {
+		aw_note(w->ctx, "%s: stat: %s", knob, aw_errname(errno));
+	} else if (st.st_dev != w->proc_dev) {
+		/* a mount point (fs.binfmt_misc): not ours to enter */
+		aw_note(w->ctx, "%s: another filesystem is mounted there, not entered", knob);
+	} else if (S_ISDIR(st.st_mode)) {
+		int sub = depth < 16 ? openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+		if (sub < 0)
+			aw_note(w->ctx, "%s: open: %s", knob, depth < 16 ? aw_errname(errno) : "too deep");
+		else
+			walk_dir(w, sub, knob, depth + 1); /* closes sub */
+	} else if (S_ISREG(st.st_mode)) {
+		visit_file(w, knob, dirfd, name, &st);
+	}
+	free(knob);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk_dir(struct walk *w, int fd, const char *prefix, int depth)
+{
+	DIR *d = fdopendir(fd);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(de->d_name);
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++) {
+		visit(w, dirfd(d), prefix, names[i], depth);
+		free(names[i]);
+	}
+	free(names);
+	closedir(d);
+}
+
+/* ---- writing back ---- */
+
+static ino_t ns_ino(const char *ns)
+{
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
+	return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+static char *knob_path(const char *knob)
+{
+	char *path = xasprintf("/proc/sys/%s", knob);
+	for (char *p = path + strlen("/proc/sys/"); *p; p++)
+		if (*p == '.')
+			*p = '/';
+	return path;
+}
+
+/* Write back what a knob reads now, in one write(2) from offset 0 (as
+ * kernel.sysctl_writes_strict wants), and say how it went. */
+static void write_back(struct aw_ctx *ctx, const char *knob)
+{
+	static char buf[READ_CAP], after[READ_CAP];
+	char obs[512];
+	char *path = knob_path(knob);
+	ssize_t n = read_knob(AT_FDCWD, path, buf, sizeof(buf));
+
+	snprintf(obs, sizeof(obs), "%s.writeback", knob);
+	if (n <= 0) {
+		aw_unobserved(ctx, obs, n == 0 ? "reads empty: nothing to write back"
+					       : "read: %s", aw_errname((int)-n));
+		free(path);
+		return;
+	}
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t wrote = fd < 0 ? -1 : write(fd, buf, (size_t)n);
+	int err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || wrote < 0) {
+		aw_observe(ctx, obs, "%s", aw_errname(err));
+	} else if (wrote != n) {
+		aw_observe(ctx, obs, "short write: %zd of %zd bytes", wrote, n);
+	} else {
+		ssize_t m = read_knob(AT_FDCWD, path, after, sizeof(after));
+		bool same = m == n && memcmp(buf, after, (size_t)n) == 0;
+		aw_observe(ctx, obs, same ? "accepted" : "accepted, value changed");
+	}
+	free(path);
+}
+
+struct writer {
+	struct aw_ctx *ctx;
+	char **knobs;
+	size_t n;
+	enum sc_scope scope;
+};
+
+static void write_back_scope(struct writer *wr)
+{
+	for (size_t i = 0; i < wr->n; i++) {
+		enum sc_scope s = sc_knob_scope(wr->knobs[i]);
+		const char *why = sc_writeback_skip(wr->knobs[i]);
+		char obs[512];
+		if (wr->scope == SC_USER ? s != SC_USER : (s == SC_USER || s == SC_GLOBAL))
+			continue;
+		snprintf(obs, sizeof(obs), "%s.writeback", wr->knobs[i]);
+		if (why)
+			aw_unobserved(wr->ctx, obs, "not tried: %s", why);
+		else
+			write_back(wr->ctx, wr->knobs[i]);
+	}
+}
+
+/* In new network, IPC and UTS namespaces, checked to be new. */
+static int net_ipc_uts_writer(void *arg)
+{
+	struct writer *wr = arg;
+	static const char *const nss[] = { "net", "ipc", "uts" };
+	ino_t before[3];
+	for (int i = 0; i < 3; i++)
+		before[i] = ns_ino(nss[i]);
+	if (unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) != 0)
+		return 10;
+	for (int i = 0; i < 3; i++)
+		if (!before[i] || ns_ino(nss[i]) == before[i])
+			return 11;
+	wr->scope = SC_NET;
+	write_back_scope(wr);
+	return 0;
+}
+
+/* In a new user namespace, checked to be new: user.* there are its own
+ * limits (kernel/ucount.c looks them up in the reader's namespace).  As
+ * in the other writer, only the knobs of that namespace are written. */
+static int user_writer(void *arg)
+{
+	struct writer *wr = arg;
+	ino_t before = ns_ino("user");
+
+	if (aw_enter_userns(0) != 0)
+		return 10;
+	if (!before || ns_ino("user") == before)
+		return 11;
+	wr->scope = SC_USER;
+	write_back_scope(wr);
+	return 0;
+}
+
+static void report_writer(struct aw_ctx *ctx, struct writer *wr, int rc, const char *what)
+{
+	if (rc == 0)
+		return;
+	for (size_t i = 0; i < wr->n; i++) {
+		enum sc_scope s = sc_knob_scope(wr->knobs[i]);
+		char obs[512];
+		if ((wr->scope == SC_USER) != (s == SC_USER) || s == SC_GLOBAL)
+			continue;
+		snprintf(obs, sizeof(obs), "%s.writeback", wr->knobs[i]);
+		/* a second report of a name is harmless: the worse one stays */
+		aw_unobserved(ctx, obs, "%s: %s", what,
+			      rc == 10 ? "unshare refused" : rc == 11 ? "could not make or check it"
+			      : rc == -ETIMEDOUT ? "timed out" : "the child failed");
+	}
+}
+
+/* Global knobs, only in a guest of abiwatch vm, which is thrown away. */
+static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char obs[512];
+		const char *why = sc_writeback_skip(knobs[i]);
+		if (sc_knob_scope(knobs[i]) != SC_GLOBAL)
+			continue;
+		snprintf(obs, sizeof(obs), "%s.writeback", knobs[i]);
+		if (why)
+			aw_unobserved(ctx, obs, "not tried: %s", why);
+		else
+			write_back(ctx, knobs[i]);
+	}
+}
+
+/* Every documented knob gets its value reported: "absent" where there is
+ * no such file (what `sysctl -w` and a program opening it meet), with
+ * the configuration option that would make it when the run knows it, so
+ * that "absent (CONFIG_X=y)" reads as removed, not configured out. */
+static void report_absent(struct aw_ctx *ctx)
+{
+	struct sc_kconfig cfg;
+	sc_kconfig_load(&cfg);
+	for (const struct aw_item *it = knob_items; it->name; it++) {
+		size_t len = strlen(it->name);
+		if (aw_item_is_pattern(it) || len < 6 || strcmp(it->name + len - 6, ".value") != 0 ||
+		    aw_reported(ctx, it->name))
+			continue;
+		char *knob = strndup(it->name, len - 6);
+		const char *option = NULL;
+		for (size_t k = 0; k < sc_nknown_knobs; k++)
+			if (strcmp(sc_known_knobs[k].knob, knob) == 0)
+				option = sc_known_knobs[k].config;
+		char *set = option && cfg.text ? sc_kconfig_value(cfg.text, cfg.len, option) : NULL;
+		if (set)
+			aw_observe(ctx, it->name, "absent (CONFIG_%s=%s)", option, set);
+		else
+			aw_observe(ctx, it->name, "absent");
+		free(set);
+		free(knob);
+	}
+	sc_kconfig_free(&cfg);
+}
+
+static void knob_run(struct aw_ctx *ctx)
+{
+	struct walk w = { .ctx = ctx };
+	struct stat st;
+	int root = open("/proc/sys", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (root < 0 || fstat(root, &st) != 0) {
+		aw_skip_rest(ctx, "/proc/sys: %s", aw_errname(errno));
+		if (root >= 0)
+			close(root);
+		return;
+	}
+	w.proc_dev = st.st_dev;
+	walk_dir(&w, root, "", 0);
+	aw_observe_long(ctx, "files", w.files);
+	report_absent(ctx);
+
+	struct writer wr = { .ctx = ctx, .knobs = w.writable, .n = w.nwritable };
+	report_writer(ctx, &wr, aw_child_run(net_ipc_uts_writer, &wr, 20000), "new namespaces");
+	wr.scope = SC_USER;
+	report_writer(ctx, &wr, aw_child_run(user_writer, &wr, 20000), "a new user namespace");
+	if (aw_in_vm_guest())
+		write_back_global(ctx, w.writable, w.nwritable);
+	for (size_t i = 0; i < w.nwritable; i++)
+		free(w.writable[i]);
+	free(w.writable);
+}
+
+static const char *const knob_tags[] = {
+	"man:sysctl(8)", "man:proc_sys(5)", "linux-git:4396e46187ca", "linux-git:76d3ccecfa18",
+	"linux-git:83efeeeb3d04", "linux-git:105ff5339f49", NULL,
+};
+
+const struct aw_probe sc_knob_probes[] = {
+	{ .name = "knob", .summary = "every file under /proc/sys: mode, value, and whether its value can be written back",
+	  .run = knob_run, .items = knob_items, .tags = knob_tags, .timeout_s = 60 },
+	AW_PROBES_END,
+};

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the sysctl and cgroup probes share: which namespace a knob lives
+ * in, which knobs must not be read as values or written back, the text
+ * a value is recorded as, and the kernel configuration's lines.  The
+ * pure parts are unit-tested (tests/unit/test_sysctl.c) and fuzzed
+ * (tests/fuzz/fuzz_sysctl.c) without a kernel. */
+#ifndef ABIWATCH_SYSCTL_H
+#define ABIWATCH_SYSCTL_H
+
+#include "core/probe.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where a knob's value lives, so where writing it is safe. */
+enum sc_scope {
+	SC_GLOBAL, /* the whole machine: never written on the host */
+	SC_NET,    /* the network namespace */
+	SC_IPC,    /* the IPC namespace */
+	SC_UTS,    /* the UTS namespace */
+	SC_USER,   /* the user namespace */
+};
+
+/* The scope of a knob by its dotted name ("net.ipv4.ip_forward").  Only
+ * what ipc/ipc_sysctl.c, ipc/mq_sysctl.c, kernel/utsname_sysctl.c,
+ * kernel/ucount.c and the per-netns tables register is namespaced;
+ * kernel.pid_max (per PID namespace only since 6.14) counts as global. */
+enum sc_scope sc_knob_scope(const char *name);
+
+/* Why a knob's value is not recorded (it changes at every read or boot,
+ * it is a secret, it is the host's configuration), or NULL. */
+const char *sc_value_skip(const char *name);
+/* Why writing a knob's value back is not tried even where its namespace
+ * is the probe's own (it would not be a no-op, or it logs), or NULL. */
+const char *sc_writeback_skip(const char *name);
+
+/* Values longer than this are cut, and say how long they were. */
+#define SC_VALUE_MAX 256
+
+/* The text a value of len bytes is recorded as: the trailing newline
+ * dropped, tabs as spaces, cut at SC_VALUE_MAX bytes with " ... (N
+ * bytes)" added.  NULL when it holds a NUL or another control byte but
+ * newline and tab: a binary value.  malloc'd. */
+char *sc_value_text(const char *buf, size_t len);
+
+/* The value of CONFIG_<option> in the text of a kernel .config: "y",
+ * "m", a number or string as written, "n" for "# CONFIG_X is not set",
+ * or NULL when the text does not mention it.  malloc'd. */
+char *sc_kconfig_value(const char *config, size_t len, const char *option);
+
+/* Knobs documented one by one (items of their own before the pattern):
+ * the CONFIG option without which the kernel has no such knob, if one. */
+struct sc_known {
+	const char *knob;
+	const char *config; /* "IO_URING", or NULL */
+};
+extern const struct sc_known sc_known_knobs[];
+extern const size_t sc_nknown_knobs;
+
+/* The kernel configuration this run sees: its text (NULL when none was
+ * found) and where it came from, or why there is none. */
+struct sc_kconfig {
+	char *text;
+	size_t len;
+	char *source;
+};
+void sc_kconfig_load(struct sc_kconfig *c);
+void sc_kconfig_free(struct sc_kconfig *c);
+
+extern const struct aw_probe sc_knob_probes[], sc_config_probes[], sc_machine_probes[];
+extern const struct aw_probe cg_v2_probes[], cg_v1_probes[];
+
+#endif
