@@ -100,7 +100,7 @@ expect_i386 mm.stack_guard_gap.compat32.gap_prot_none 0
 
 # a fresh init's limits: only in a guest
 for r in memlock nofile stack core nproc sigpending msgqueue nproc_is_half_threads_max; do
-	expect_match "unobserved.mm.init_rlimits.$r" "^skip: not the guest's run of abiwatch vm \(no ABIWATCH_IN_VM=1\)"
+	expect_match "unobserved.mm.init_rlimits.$r" "^skip: needs vm: not the guest's run of abiwatch vm"
 done
 
 # vsyscall, from this shell's own maps line

@@ -139,7 +139,7 @@ load_snapshot "$host"
 global=$(printf '%s\n' "${!snap[@]}" | sed -nE 's/^(obs|unobserved)\.sysctl\.knob\.(.+)\.writeback$/\2/p' |
 	grep -vE '^(net\.|fs\.mqueue\.|user\.|kernel\.(hostname|domainname|shm(max|all|mni|_rmid_forced)|msg(max|mnb|mni)|auto_msgmni|sem|(msg|sem|shm)_next_id)$)' | head -5)
 [[ -z $global ]] && report ok "host: only namespaced knobs written back" || report bad "host: global knobs written back: $global"
-expect_match unobserved.cgroup.v1.memory.mount '^skip: only in an abiwatch vm guest'
+expect_match unobserved.cgroup.v1.memory.mount '^skip: needs vm: only in an abiwatch vm guest'
 
 # ---- the example assumptions against the guests ----
 ex=examples/assumptions/sysctl-conf-2016.assume

@@ -9,8 +9,8 @@
  *
  * Only a run that a fresh init started can see them: the guest's run
  * of `abiwatch vm`, where the guest's /init (src/vm/init/init.c) starts
- * abiwatch with ABIWATCH_IN_VM=1 in its environment and neither it nor
- * abiwatch calls setrlimit(2).  The probe reads /proc/1/limits, PID 1
+ * abiwatch (aw_in_vm_guest()) and neither it nor abiwatch calls
+ * setrlimit(2).  The probe reads /proc/1/limits, PID 1
  * of its own PID namespace: the runner's init, which inherits them
  * untouched.  Anywhere else the limits are those of whatever started
  * abiwatch (a host's init and login sessions set their own), and the
@@ -27,7 +27,6 @@
 #include <string.h>
 
 #define LIMITS "/proc/1/limits"
-#define GUEST_ENV "ABIWATCH_IN_VM"
 
 struct row {
 	const char *item, *name;
@@ -99,14 +98,13 @@ static void observe_threads_relation(struct aw_ctx *ctx, const struct mm_limit *
 
 static void rlimit_run(struct aw_ctx *ctx)
 {
-	const char *guest = getenv(GUEST_ENV);
 	struct mm_limit table[32];
 	char *text = NULL;
 	size_t len = 0, bad = 0;
 
-	if (!guest || strcmp(guest, "1") != 0) {
-		aw_skip_rest(ctx, "not the guest's run of abiwatch vm (no %s=1): here the limits are those of "
-			     "whatever started abiwatch, not a fresh init's", GUEST_ENV);
+	if (!aw_in_vm_guest()) {
+		aw_skip_rest_cause(ctx, "vm", "not the guest's run of abiwatch vm: here the limits are those of "
+				   "whatever started abiwatch, not a fresh init's");
 		return;
 	}
 	if (aw_file_slurp(LIMITS, &text, &len) != 0) {

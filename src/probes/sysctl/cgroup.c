@@ -253,7 +253,7 @@ static void kmem(struct aw_ctx *ctx, const char *dir)
 static void v1_run(struct aw_ctx *ctx)
 {
 	if (!aw_in_vm_guest()) {
-		aw_skip_rest(ctx, VM_ONLY);
+		aw_skip_rest_cause(ctx, "vm", VM_ONLY);
 		return;
 	}
 	char *dir = xasprintf("%s/cgroup1", aw_tmpdir(ctx));
