@@ -152,7 +152,9 @@ void aw_skip_cause(struct aw_ctx *ctx, const char *item, const char *cause, cons
 	va_start(ap, fmt);
 	char *text = caused_text(cause, fmt, ap);
 	va_end(ap);
-	aw_report_line(ctx, 'C', item, "skip", text);
+	/* an observation's skip is its 'O' line, as aw_skip_rest() writes it */
+	const struct aw_item *it = aw_probe_item(ctx->probe, item);
+	aw_report_line(ctx, it && it->kind == AW_OBSERVATION ? 'O' : 'C', item, "skip", text);
 	free(text);
 }
 

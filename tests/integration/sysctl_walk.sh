@@ -130,7 +130,7 @@ fi
 
 # cgroup: v1 only in a VM guest; v2 reads an existing cgroup2 root.
 expect_match unobserved.cgroup.v1.memory.mount '^skip: needs vm: only in an abiwatch vm guest'
-expect_match unobserved.cgroup.v2.child_files '^skip: only in an abiwatch vm guest|^skip: no cgroup2 mount'
+expect_match unobserved.cgroup.v2.child_files '^skip: needs vm: only in an abiwatch vm guest|^skip: no cgroup2 mount'
 root2=$(awk '$4 == "/" && $0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 if [[ -n $root2 ]]; then
 	c=$(cat "$root2/cgroup.controllers")

@@ -192,7 +192,7 @@ static void v2_run(struct aw_ctx *ctx)
 	if (guest && controllers)
 		fresh_child(ctx, root, controllers);
 	else
-		aw_unobserved(ctx, "child_files", VM_ONLY);
+		aw_skip_cause(ctx, "child_files", "vm", VM_ONLY);
 	free(controllers);
 	free(root);
 }

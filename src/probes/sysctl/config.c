@@ -116,7 +116,7 @@ static void kconfig_run(struct aw_ctx *ctx)
 			option[i] = (char)(it->name[i] >= 'a' && it->name[i] <= 'z' ? it->name[i] - 32 : it->name[i]);
 		option[i] = '\0';
 		char *v = sc_kconfig_value(cfg.text, cfg.len, option);
-		aw_observe(ctx, it->name, "%s", v ? v : "n (not mentioned)");
+		aw_observe(ctx, it->name, "%s", v ? v : "n");
 		free(v);
 	}
 	sc_kconfig_free(&cfg);
