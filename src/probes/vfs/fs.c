@@ -53,7 +53,7 @@ static const struct aw_item fs_items[] = {
 		    "fall back to link+unlink, or no longer need to"),
 	AW_OBS_ITEM("rename_exchange", "renameat2(a, b, RENAME_EXCHANGE): ok (swapped) or the errno",
 		    .change = "programs swapping two names atomically must fall back, or can stop"),
-	AW_OBS_ITEM("rename_whiteout", "renameat2(a, c, RENAME_WHITEOUT) unprivileged: ok or the errno",
+	AW_OBS_ITEM("rename_whiteout", "renameat2(a, c, RENAME_WHITEOUT): ok or the errno",
 		    .change = "overlay-style tools (unprivileged container builders) cannot "
 		    "leave whiteouts, or now can"),
 	AW_CHECK_ITEM("rename_same", "rename(a, a) succeeds and changes nothing (POSIX)"),
