@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The vfs family's pure logic: the smallest step between mtimes and the
+/* The vfs family's pure logic: the steps between mtimes and the
  * class made of it, and the names that give a "#!" interpreter path an
  * exact length. */
 #include <setjmp.h>
@@ -13,13 +13,25 @@
 
 #define MS 1000000L
 
+static struct vfs_steps steps_of(const struct timespec *t, size_t n)
+{
+	struct vfs_steps s = { 0 };
+	for (size_t i = 0; i < n; i++)
+		vfs_steps_add(&s, t[i]);
+	return s;
+}
+
 static void test_step_none(void **state)
 {
 	(void)state;
 	struct timespec t[] = { { 5, 100 }, { 5, 100 }, { 5, 100 } };
-	assert_int_equal(vfs_smallest_step(t, 3), -1);
-	assert_int_equal(vfs_smallest_step(t, 1), -1);
-	assert_int_equal(vfs_smallest_step(t, 0), -1);
+	struct vfs_steps s = steps_of(t, 3);
+	assert_int_equal(s.smallest, -1);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.changes, 0);
+	assert_true(s.some_nsec);
+	s = steps_of(t, 1);
+	assert_int_equal(s.smallest, -1);
 }
 
 static void test_step_smallest(void **state)
@@ -28,12 +40,19 @@ static void test_step_smallest(void **state)
 	/* Ticks of 4 ms with repeats, one step across a second. */
 	struct timespec t[] = { { 1, 992 * MS }, { 1, 996 * MS }, { 1, 996 * MS },
 				{ 2, 0 }, { 2, 8 * MS } };
-	assert_int_equal(vfs_smallest_step(t, 5), 4 * MS);
+	struct vfs_steps s = steps_of(t, 5);
+	assert_int_equal(s.smallest, 4 * MS);
+	assert_int_equal(s.changes, 3);
 	struct timespec fine[] = { { 7, 1000 }, { 7, 3500 }, { 7, 4000 } };
-	assert_int_equal(vfs_smallest_step(fine, 3), 500);
+	assert_int_equal(steps_of(fine, 3).smallest, 500);
 	/* A step back counts by its size. */
 	struct timespec back[] = { { 7, 9000 }, { 7, 2000 } };
-	assert_int_equal(vfs_smallest_step(back, 2), 7000);
+	assert_int_equal(steps_of(back, 2).smallest, 7000);
+	/* Whole seconds. */
+	struct timespec whole[] = { { 7, 0 }, { 8, 0 } };
+	s = steps_of(whole, 2);
+	assert_false(s.some_nsec);
+	assert_string_equal(vfs_grain_class(s.smallest, !s.some_nsec), "second");
 }
 
 static void test_grain_classes(void **state)

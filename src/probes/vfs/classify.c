@@ -10,17 +10,23 @@ static long long ns_of(const struct timespec *t)
 	return (long long)t->tv_sec * NS_PER_S + t->tv_nsec;
 }
 
-long long vfs_smallest_step(const struct timespec *t, size_t n)
+void vfs_steps_add(struct vfs_steps *s, struct timespec t)
 {
-	long long best = -1;
-	for (size_t i = 1; i < n; i++) {
-		long long d = ns_of(&t[i]) - ns_of(&t[i - 1]);
+	if (s->n == 0)
+		s->smallest = -1;
+	else {
+		long long d = ns_of(&t) - ns_of(&s->last);
 		if (d < 0)
 			d = -d;
-		if (d != 0 && (best < 0 || d < best))
-			best = d;
+		if (d != 0) {
+			s->changes++;
+			if (s->smallest < 0 || d < s->smallest)
+				s->smallest = d;
+		}
 	}
-	return best;
+	s->some_nsec = s->some_nsec || t.tv_nsec != 0;
+	s->last = t;
+	s->n++;
 }
 
 const char *vfs_grain_class(long long step_ns, bool all_whole_seconds)

@@ -22,8 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TIMES_MAX 4096     /* write+fstat rounds at most */
-#define TIMES_MIN 200      /* ... at least */
+#define TIMES_MIN 200      /* write+fstat rounds at least */
 #define TIMES_CHANGES 8    /* changes seen that are enough */
 #define TIMES_SPAN_S 0.06  /* time looked at most: 15 ticks at HZ 250 */
 #define ORDER_ROUNDS 200   /* rounds of gnulib's sequence */
@@ -86,46 +85,55 @@ static const char *const flink_items[] = {
 	"flink_unprivileged", "flink_procfd", "tmpfile_excl_unlinkable",
 };
 
+/* linkat() of descriptor fd's file through /proc/self/fd, as open(2)
+ * shows for O_TMPFILE: 0 or -errno. */
+static int link_via_proc(int fd, int dirfd, const char *name)
+{
+	char proc[64];
+	if (fd < 0)
+		return -EBADF;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : -errno;
+}
+
+static int open_tmpfile(int dirfd, int extra)
+{
+	int fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC | extra, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
 /* In a child without CAP_DAC_READ_SEARCH (as uid 65534, or with the
  * capability dropped): the file must be opened by the process that links
  * it, after it lost the capability (6.10 compares its credentials). */
 static int flink_child(void *arg)
 {
-	struct aw_ctx *ctx = ((struct flink *)arg)->ctx;
-	int dirfd = ((struct flink *)arg)->dirfd;
-	char proc[64];
+	const struct flink *f = arg;
 	int rc = aw_drop_cap(CAP_DAC_READ_SEARCH);
 	if (rc != 0) {
-		aw_error(ctx, flink_items[0], "dropping CAP_DAC_READ_SEARCH: %s", aw_errname(rc));
+		aw_error(f->ctx, flink_items[0], "dropping CAP_DAC_READ_SEARCH: %s", aw_errname(rc));
 		return 1;
 	}
-	int fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	int fd = open_tmpfile(f->dirfd, 0);
 	if (fd < 0) {
-		const char *e = aw_errname(errno);
-		aw_unobserved(ctx, flink_items[0], "no O_TMPFILE here (%s)", e);
-		aw_skip(ctx, flink_items[1], "no O_TMPFILE here (%s)", e);
-		aw_skip(ctx, flink_items[2], "no O_TMPFILE here (%s)", e);
+		aw_unobserved(f->ctx, flink_items[0], "no O_TMPFILE here (%s)", aw_errname(fd));
+		aw_skip(f->ctx, flink_items[1], "no O_TMPFILE here (%s)", aw_errname(fd));
+		aw_skip(f->ctx, flink_items[2], "no O_TMPFILE here (%s)", aw_errname(fd));
 		return 0;
 	}
-	rc = linkat(fd, "", dirfd, "flink", AT_EMPTY_PATH);
-	aw_observe(ctx, flink_items[0], "%s", rc == 0 ? "ok" : aw_errname(errno));
+	rc = linkat(fd, "", f->dirfd, "flink", AT_EMPTY_PATH);
+	aw_observe(f->ctx, flink_items[0], "%s", rc == 0 ? "ok" : aw_errname(errno));
 
-	int fd2 = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd2);
-	rc = fd2 < 0 ? -1 : linkat(AT_FDCWD, proc, dirfd, "viaproc", AT_SYMLINK_FOLLOW);
-	aw_expect(ctx, flink_items[1], rc == 0, "%s failed: %s", fd2 < 0 ? "the second O_TMPFILE" :
-		  "linkat through /proc", aw_errname(errno));
+	rc = link_via_proc(open_tmpfile(f->dirfd, 0), f->dirfd, "viaproc");
+	aw_expect(f->ctx, flink_items[1], rc == 0, "linkat through /proc: %s", aw_errname(rc));
 
-	int fd3 = openat(dirfd, ".", O_TMPFILE | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd3);
-	rc = fd3 < 0 ? -1 : linkat(AT_FDCWD, proc, dirfd, "excl", AT_SYMLINK_FOLLOW);
-	int err = errno;
-	if (fd3 < 0)
-		aw_error(ctx, flink_items[2], "O_TMPFILE|O_EXCL: %s", aw_errname(err));
+	int excl = open_tmpfile(f->dirfd, O_EXCL);
+	rc = link_via_proc(excl, f->dirfd, "excl");
+	if (excl < 0)
+		aw_error(f->ctx, flink_items[2], "O_TMPFILE|O_EXCL: %s", aw_errname(excl));
 	else
-		aw_expect(ctx, flink_items[2], rc != 0 && err == ENOENT,
+		aw_expect(f->ctx, flink_items[2], rc == -ENOENT,
 			  "linkat through /proc of an O_TMPFILE|O_EXCL file: %s",
-			  rc == 0 ? "linked" : aw_errname(err));
+			  rc == 0 ? "linked" : aw_errname(rc));
 	return 0;
 }
 
@@ -167,44 +175,34 @@ static void flink_run(struct aw_ctx *ctx, int dirfd)
 
 /* ---- times ---- */
 
-/* Write one byte and read the mtime back, rounds times at most: until
- * TIMES_CHANGES changes were seen after TIMES_MIN rounds, or
- * TIMES_SPAN_S passed.  How many times were read into t, or -errno. */
-static long mtimes_loop(int fd, struct timespec *t, size_t max)
+/* Write one byte and read the mtime back until TIMES_CHANGES changes
+ * were seen after TIMES_MIN rounds, or TIMES_SPAN_S passed.  0 or -errno. */
+static int mtimes_loop(int fd, struct vfs_steps *steps)
 {
 	double end = aw_now() + TIMES_SPAN_S;
-	size_t n = 0, changes = 0;
 	struct stat st;
-	while (n < max) {
+	do {
 		if (write(fd, "x", 1) != 1 || fstat(fd, &st) != 0)
 			return -errno;
-		t[n] = st.st_mtim;
-		if (n > 0 && (t[n].tv_sec != t[n - 1].tv_sec || t[n].tv_nsec != t[n - 1].tv_nsec))
-			changes++;
-		n++;
-		if ((n >= TIMES_MIN && changes >= TIMES_CHANGES) || aw_now() > end)
-			break;
-	}
-	return (long)n;
+		vfs_steps_add(steps, st.st_mtim);
+	} while (!(steps->n >= TIMES_MIN && steps->changes >= TIMES_CHANGES) && aw_now() < end);
+	return 0;
 }
 
 static void granularity_run(struct aw_ctx *ctx, int dirfd)
 {
-	static struct timespec t[TIMES_MAX];
+	struct vfs_steps steps = { 0 };
 	int fd = openat(dirfd, "times", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-	long n = fd < 0 ? -errno : mtimes_loop(fd, t, TIMES_MAX);
+	int rc = fd < 0 ? -errno : mtimes_loop(fd, &steps);
 	if (fd >= 0)
 		close(fd);
-	if (n < 0) {
-		aw_error(ctx, "mtime_granularity", "write+fstat: %s", aw_errname((int)n));
+	if (rc < 0) {
+		aw_error(ctx, "mtime_granularity", "write+fstat: %s", aw_errname(rc));
 		return;
 	}
-	bool whole = true;
-	for (long i = 0; i < n; i++)
-		whole = whole && t[i].tv_nsec == 0;
-	long long step = vfs_smallest_step(t, (size_t)n);
-	aw_note(ctx, "mtime: %ld writes, smallest step %lld ns", n, step);
-	aw_observe(ctx, "mtime_granularity", "%s", vfs_grain_class(step, whole));
+	aw_note(ctx, "mtime: %zu writes, %zu changes, smallest step %lld ns", steps.n,
+		steps.changes, steps.smallest);
+	aw_observe(ctx, "mtime_granularity", "%s", vfs_grain_class(steps.smallest, !steps.some_nsec));
 }
 
 static int older(const struct stat *a, const struct stat *b)

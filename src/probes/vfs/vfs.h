@@ -18,11 +18,18 @@ extern const struct aw_probe vfs_fs_path_template;
 
 /* ---- timestamps (classify.c) ---- */
 
-/* The smallest nonzero step between consecutive times of t[0..n), in
- * nanoseconds; -1 when they are all equal (or n < 2).  Steps backwards
- * count by their size too. */
-long long vfs_smallest_step(const struct timespec *t, size_t n);
-/* How fine the timestamps a change gets are, from that smallest step
+/* The times a loop of changes saw, taken one at a time: how many, how
+ * many differed from the one before, the smallest nonzero step between
+ * consecutive ones in nanoseconds (-1: none yet; a step back counts by
+ * its size), and whether every one had tv_nsec 0.  Start zeroed. */
+struct vfs_steps {
+	size_t n, changes;
+	long long smallest;
+	bool some_nsec;
+	struct timespec last;
+};
+void vfs_steps_add(struct vfs_steps *s, struct timespec t);
+/* How fine the timestamps a change gets are, from the smallest step
  * (-1: none seen) and whether every time seen had tv_nsec 0:
  *   "ns"      a step under 1 ms, finer than any kernel tick: each change
  *             reads a fine-grained clock (multigrain, 6.13+);
