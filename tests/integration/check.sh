@@ -62,7 +62,8 @@ expect_verdict() { # name verdict [detail fragment]
 	fi
 }
 
-for name in glusterfs-3.3-dht non-lfs-32bit mqueue-sized-by-msg_max mqueue-over-1024-queues-as-root; do
+for name in glusterfs-3.3-dht non-lfs-32bit mqueue-sized-by-msg_max mqueue-over-1024-queues-as-root \
+	lsof-pidfd; do
 	check_example "$name"
 done
 
@@ -126,6 +127,24 @@ for case in 1024:broken:1 none:held:0 1025:held:0; do
 		ok "over 1024 queues with a ceiling of $ceiling: $want" ||
 		{ bad "ceiling $ceiling: exit $rc, want $want"; cat "$work/out"; }
 done
+
+# lsof's pidfd: held on every kernel but 6.9 (pidfs without db3d841ac9ed),
+# which the snapshot tells by the pidfd's link and mode.
+link=$(sed -n 's/^obs.vfs.anon.pidfd.link = //p' "$work/lsof-pidfd.snap")
+mode=$(sed -n 's/^obs.vfs.anon.pidfd.mode = //p' "$work/lsof-pidfd.snap")
+[[ $link == 'anon_inode:[pidfd]' && $mode =~ ^0[0-7]{3}$ ]] && want=held || want=broken
+expect_verdict lsof-pidfd "$want" "vfs.anon.pidfd.link = $link"
+if kernel_at_least 6 10; then
+	[[ $want == held ]] && ok "6.10 and later: lsof's pidfd is what it parses" || bad "lsof-pidfd broken on $(uname -r)"
+fi
+# What 6.9.0 showed lsof: a regular file's mode and pidfs's own link.
+sed -e 's/^obs.vfs.anon.pidfd.mode = .*/obs.vfs.anon.pidfd.mode = 0100700/' \
+	-e 's/^obs.vfs.anon.pidfd.link = .*/obs.vfs.anon.pidfd.link = pidfd:[1234]/' \
+	"$work/lsof-pidfd.snap" >"$work/pidfs-6.9.snap"
+"$abiwatch" check "$examples/lsof-pidfd.assume" "$work/pidfs-6.9.snap" >"$work/out" 2>&1
+rc=$?
+[[ $(verdict_of "$work/out") == broken && $rc == 1 ]] && grep -qF 'vfs.anon.pidfd.mode = 0100700' "$work/out" &&
+	ok "lsof-pidfd on 6.9's pidfd: broken, by its mode and link" || { bad "lsof-pidfd on 6.9: exit $rc"; cat "$work/out"; }
 
 # ---- only the probes the rules need ----
 printf '%s\n' 'mqueue.noattr.maxmsg >= 1 : "queues have room"' >"$work/one.assume"

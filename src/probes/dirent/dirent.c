@@ -60,7 +60,7 @@ enum { TIMING_YES, TIMING_NO };
 
 struct dr {
 	struct aw_ctx *ctx;
-	const struct dirent_target *t;
+	const struct aw_fs_target *t;
 	int dirfd;
 	uint32_t n;            /* population size */
 	size_t cap;            /* bound for a scan */
@@ -773,7 +773,7 @@ static void bare_timing(struct dr *r, double *scan_s, double *seek_s)
 
 /* ---- the run ---- */
 
-static void work(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs *fs,
+static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs *fs,
 		 uint32_t n)
 {
 	struct dr r = {
@@ -873,7 +873,7 @@ static void unlink_ours(int dirfd, uint32_t n)
 
 struct work {
 	struct aw_ctx *ctx;
-	const struct dirent_target *t;
+	const struct aw_fs_target *t;
 	struct aw_fs *fs;
 	uint32_t n;
 };
@@ -888,7 +888,7 @@ static int work_child(void *arg)
 /* The path backend works on the host: the work runs in a child, so that
  * the subdirectory is removed however the work ends (short of a SIGKILL
  * of the whole probe, which the runner sends only at its timeout). */
-static void guarded(struct aw_ctx *ctx, const struct dirent_target *t, struct aw_fs *fs,
+static void guarded(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs *fs,
 		    uint32_t n)
 {
 	struct work w = { ctx, t, fs, n };
@@ -904,18 +904,13 @@ static void guarded(struct aw_ctx *ctx, const struct dirent_target *t, struct aw
 
 void dirent_run(struct aw_ctx *ctx)
 {
-	const struct dirent_target *t = aw_probe_data(ctx);
+	const struct aw_fs_target *t = aw_probe_data(ctx);
 	long long n = aw_param_int(ctx, "entries");
-	struct aw_fs_opts o = {
-		.base = aw_tmpdir(ctx), .entries = (unsigned long)n,
-		.host_dirfd = aw_host_dirfd(ctx), .host_label = t->label,
-		.host_dirname = aw_host_dirname(ctx),
-	};
 	struct aw_fs fs;
 	char *why = NULL;
 	double t0 = aw_now();
 
-	enum aw_fs_rc rc = aw_fs_prepare(t->backend, &o, &fs, &why);
+	enum aw_fs_rc rc = aw_target_prepare(ctx, (unsigned long)n, &fs, &why);
 	if (rc == AW_FS_SKIP) {
 		char *cause = xasprintf("fs:%s", t->backend->name);
 		aw_skip_rest_cause(ctx, cause, "%s", why);

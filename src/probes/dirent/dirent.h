@@ -3,17 +3,12 @@
 #ifndef ABIWATCH_DIRENT_H
 #define ABIWATCH_DIRENT_H
 
-#include "backends/backend.h"
+#include "backends/target.h"
 #include "core/probe.h"
 
 #include <stddef.h>
 
-/* struct aw_probe.data of every dirent probe. */
-struct dirent_target {
-	const struct aw_backend *backend;
-	const char *label; /* --path LABEL=DIR: LABEL; else the backend's name */
-};
-
+/* struct aw_probe.data of every dirent probe is its struct aw_fs_target. */
 #define DIRENT_HELPER "abiwatch-dirent-m32"
 
 extern const struct aw_item dirent_items[];

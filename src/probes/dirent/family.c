@@ -11,12 +11,10 @@
 #include "cookies.h"
 #include "core/util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define DIRENT_TIMEOUT_S 300
 
@@ -89,97 +87,35 @@ static const char *const tags_btrfs[] = {
 	"linux-git:9b378f6ad48c", "posix:readdir", "man:readdir(3)", "xfstests:generic/471", NULL,
 };
 
-static const struct dirent_target t_tmpfs = { &aw_backend_tmpfs, "tmpfs" };
-static const struct dirent_target t_ext4 = { &aw_backend_ext4, "ext4" };
-static const struct dirent_target t_xfs = { &aw_backend_xfs, "xfs" };
-static const struct dirent_target t_btrfs = { &aw_backend_btrfs, "btrfs" };
-static const struct dirent_target t_overlay = { &aw_backend_overlay, "overlay" };
-static const struct dirent_target t_overlay_single = { &aw_backend_overlay_single,
-						       "overlay_single" };
-
 #define DIRENT_PROBE(nm, sum, target, tagv, ...)                                   \
 	{ .name = (nm), .summary = (sum), .run = dirent_run, .items = dirent_items, \
 	  .tags = (tagv), .timeout_s = DIRENT_TIMEOUT_S, .data = &(target), __VA_ARGS__ }
 
 static const struct aw_probe dirent_probes[] = {
-	DIRENT_PROBE("tmpfs", "directory cookies on a fresh tmpfs", t_tmpfs, tags_tmpfs),
+	DIRENT_PROBE("tmpfs", "directory cookies on a fresh tmpfs", aw_target_tmpfs, tags_tmpfs),
 	DIRENT_PROBE("ext4", "directory cookies on a fresh ext4 (pinned hash seed), loop-mounted",
-		     t_ext4, tags_ext4, .needs = { .caps = admin_caps, .kconfig = loop_kconfig }),
-	DIRENT_PROBE("xfs", "directory cookies on a fresh XFS, loop-mounted", t_xfs, tags_common,
+		     aw_target_ext4, tags_ext4, .needs = { .caps = admin_caps, .kconfig = loop_kconfig }),
+	DIRENT_PROBE("xfs", "directory cookies on a fresh XFS, loop-mounted", aw_target_xfs, tags_common,
 		     .needs = { .caps = admin_caps, .kconfig = loop_kconfig }),
-	DIRENT_PROBE("btrfs", "directory cookies on a fresh btrfs, loop-mounted", t_btrfs,
+	DIRENT_PROBE("btrfs", "directory cookies on a fresh btrfs, loop-mounted", aw_target_btrfs,
 		     tags_btrfs, .needs = { .caps = admin_caps, .kconfig = loop_kconfig }),
 	DIRENT_PROBE("overlay", "directory cookies in a merged overlayfs directory (tmpfs layers)",
-		     t_overlay, tags_common),
+		     aw_target_overlay, tags_common),
 	DIRENT_PROBE("overlay_single", "directory cookies in an upper-only overlayfs directory",
-		     t_overlay_single, tags_common),
+		     aw_target_overlay_single, tags_common),
 	AW_PROBES_END
 };
 
 /* ---- options ---- */
 
-static char *errno_or_notdir(const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) != 0)
-		return xasprintf("%s: %s", dir, strerror(errno));
-	return xasprintf("%s is not a directory", dir);
-}
+/* The template of a --path probe: the run function, items and tags of
+ * every probe here. */
+static const struct aw_probe path_template =
+	DIRENT_PROBE("path", "directory cookies", aw_target_tmpfs, tags_common);
 
-/* LABEL of LABEL=DIR, malloc'd, or NULL with *why. */
-static char *path_label(const char *value, char **why)
-{
-	const char *eq = strchr(value, '=');
-	if (!eq || eq == value || !eq[1]) {
-		*why = xstrdup("expected LABEL=DIR (as nfs=/mnt/nfs)");
-		return NULL;
-	}
-	for (const char *c = value; c < eq; c++) {
-		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') {
-			*why = xstrdup("the label may hold letters, digits, '_' and '-' only");
-			return NULL;
-		}
-	}
-	return xasprintf("%.*s", (int)(eq - value), value);
-}
-
-/* dirent.LABEL, working in a fresh subdirectory of DIR.  The core
- * refuses a label that names another probe of the family. */
 static struct aw_probe *path_instantiate(const char *value, char **why)
 {
-	char *label = path_label(value, why);
-	if (!label)
-		return NULL;
-	const char *dir = strchr(value, '=') + 1;
-	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		*why = errno_or_notdir(dir);
-		free(label);
-		return NULL;
-	}
-	char *real = realpath(dir, NULL);
-	struct dirent_target *t = xcalloc(1, sizeof(*t));
-	t->backend = &aw_backend_path;
-	t->label = label;
-	struct aw_probe *p = xcalloc(1, sizeof(*p));
-	p->name = label;
-	p->summary = xasprintf("directory cookies in a fresh subdirectory of %s", real ? real : dir);
-	p->run = dirent_run;
-	p->items = dirent_items;
-	p->tags = tags_common;
-	p->timeout_s = DIRENT_TIMEOUT_S;
-	p->data = t;
-	p->host_path = real ? real : xstrdup(dir);
-	return p;
-}
-
-static void path_release(struct aw_probe *p)
-{
-	free((void *)((const struct dirent_target *)p->data));
-	free((char *)p->name);
-	free((char *)p->summary);
-	free((char *)p->host_path);
-	free(p);
+	return aw_target_path_probe(&path_template, "directory cookies", value, why);
 }
 
 static const char *const yes_no[] = { "yes", "no", NULL };
@@ -188,7 +124,7 @@ static const struct aw_param dirent_params[] = {
 	{ .name = "fs", .metavar = "NAME[,NAME...]", .type = AW_PARAM_LIST, .selects = true,
 	  .help = "dirent: the filesystems to probe (tmpfs, ext4, xfs, btrfs, overlay, overlay_single)" },
 	{ .name = "path", .metavar = "LABEL=DIR", .instantiate = path_instantiate,
-	  .release = path_release,
+	  .release = aw_target_path_release,
 	  .help = "dirent: also probe a fresh subdirectory of DIR, as dirent.LABEL" },
 	{ .name = "entries", .metavar = "N", .type = AW_PARAM_INT, .minval = 1,
 	  .maxval = DC_MAX_ENTRIES, .dflt = "10000",
