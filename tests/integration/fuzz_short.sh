@@ -2,7 +2,7 @@
 # A short run of every fuzz target over its corpus (the long one is
 # `make fuzz`).  Each target aborts on a crash or on a broken property.
 set -u
-seconds=${FUZZ_SHORT_SECONDS:-15}
+seconds=${FUZZ_SHORT_SECONDS:-6}
 shopt -s nullglob
 # The targets are the sources' (a binary left by an older build is not one).
 targets=()

@@ -29,14 +29,8 @@ one_line_error "bad --jobs" "$abiwatch" matrix -o "$work/m0" --host -j 0
 one_line_error "not a kernel" "$abiwatch" matrix -o "$work/m0" /etc/passwd
 one_line_error "RUN-ARGS setting -o" "$abiwatch" matrix -o "$work/m0" --host -- -o x
 
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps)"
-[[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
-	skip "build/static/abiwatch or build/vm/abiwatch-init missing (make vm)"
-debs=()
-for series in 6.1 6.12; do
-	deb=$(tests/lib/debian-kernel $series)
-	case $? in 0) debs+=("$deb") ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
-done
+. tests/lib/vm-kernels.sh
+vm_kernels 6.1 6.12
 deb=${debs[1]}
 
 out=$work/m

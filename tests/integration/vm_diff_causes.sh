@@ -12,12 +12,10 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
 
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps)"
-[[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
-	skip "build/static/abiwatch or build/vm/abiwatch-init missing (make vm)"
 command -v jq >/dev/null || skip "jq not installed (scripts/install-deps)"
-deb=$(tests/lib/debian-kernel 6.1)
-case $? in 0) ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
+. tests/lib/vm-kernels.sh
+vm_kernels 6.1
+deb=${debs[0]}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmdiff.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -40,11 +40,9 @@ one_line_error "not a bzImage" "$abiwatch" vm --kernel /etc/passwd
 one_line_error "not a package" "$abiwatch" vm --deb /etc/passwd
 one_line_error "--modules with --deb" "$abiwatch" vm --deb /etc/passwd --modules /tmp
 
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps)"
-[[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
-	skip "build/static/abiwatch or build/vm/abiwatch-init missing (make vm)"
-deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}")
-case $? in 0) ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
+. tests/lib/vm-kernels.sh
+vm_kernels "${VM_TEST_SERIES:-6.12}"
+deb=${debs[0]}
 one_line_error "unwritable output" "$abiwatch" vm --deb "$deb" -o /nonexistent/dir/x.snapshot
 
 # The QEMU children of a pid, while it runs.

@@ -13,12 +13,10 @@ status=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; status=1; }
 
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps)"
 command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
-[[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
-	skip "build/static/abiwatch or build/vm/abiwatch-init missing (make vm)"
-deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}")
-case $? in 0) ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
+. tests/lib/vm-kernels.sh
+vm_kernels "${VM_TEST_SERIES:-6.12}"
+deb=${debs[0]}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmk.XXXXXX")
 trap 'rm -rf "$work"' EXIT

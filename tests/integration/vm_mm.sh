@@ -19,15 +19,9 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
 
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps)"
-[[ -x build/static/abiwatch && -x build/vm/abiwatch-init ]] ||
-	skip "build/static/abiwatch or build/vm/abiwatch-init missing (make vm)"
+. tests/lib/vm-kernels.sh
 [[ -x build/m32/abiwatch-mm-m32 ]] || skip "no build/m32/abiwatch-mm-m32 (make m32)"
-debs=()
-for series in 6.1 6.12; do
-	deb=$(tests/lib/debian-kernel $series)
-	case $? in 0) debs+=("$deb") ;; 4) skip "$deb" ;; *) echo "FAIL: tests/lib/debian-kernel: $deb"; exit 1 ;; esac
-done
+vm_kernels 6.1 6.12
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmmm.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
