@@ -5,6 +5,7 @@
 #include "core/env.h"
 #include "core/util.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +79,20 @@ static int help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
+/* abiwatch hands descriptors to its children by number; started with
+ * stdin, stdout or stderr closed, a directory it opens could take one of
+ * those numbers and be replaced when a child's standard streams are set
+ * up.  /dev/null fills the gap, as daemons do. */
+static void fill_standard_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd ? O_WRONLY : O_RDONLY) < 0)
+			break;
+}
+
 int main(int argc, char **argv)
 {
+	fill_standard_fds();
 	free(aw_exe_dir()); /* remembered while /proc/self/exe still says it right */
 	if (argc < 2)
 		return usage_error(NULL, "a command is needed");

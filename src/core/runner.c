@@ -148,7 +148,7 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, in
 						 const struct aw_hostdir *hd, ino_t host_ipc)
 {
 	int devnull = open("/dev/null", O_RDONLY);
-	if (devnull >= 0) {
+	if (devnull > STDIN_FILENO) {
 		dup2(devnull, STDIN_FILENO);
 		close(devnull);
 	}

@@ -11,6 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
+. tests/lib/compat32-contract.sh
 
 command -v jq >/dev/null || skip "jq not installed (scripts/install-deps)"
 . tests/lib/vm-kernels.sh
@@ -38,6 +39,11 @@ expect env.i386 yes
 expect env.userns yes
 expect_match env.fs '(^|,)tmpfs,ext4(,|$)'
 expect env.cpus 1
+# The 32-bit helper scans each filesystem's directory through the
+# descriptor it inherits: after the tmpfs probe, ext4's too (a closed
+# stdin once let that descriptor be replaced by /dev/null: ENOTDIR).
+expect_dirent_compat32 tmpfs 14 0x2712
+expect_dirent_compat32 ext4 31 0x7fffffff
 mem=${snap[env.memory]-0}
 # 1 GiB of guest RAM (the VM's default) less what the kernel reserves.
 ((mem > 512 * 1024 * 1024 && mem <= 1024 * 1024 * 1024)) && report ok "env.memory = $mem, the guest's" ||
