@@ -3,7 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/vm_commands.h"
 #include "core/env.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <fcntl.h>
 #include <stdio.h>

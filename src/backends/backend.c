@@ -6,7 +6,7 @@
 #include "lib/errname.h"
 #include "lib/proc.h"
 #include "core/env.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
  * of 31-bit collisions is then a value to compare, not noise.
  */
 #include "backend.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdbool.h>

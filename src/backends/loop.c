@@ -9,7 +9,7 @@
  * opener goes: the mount, once made, or our descriptor if the mount fails.
  */
 #include "backend.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
  *                   filesystem and its cookies.
  */
 #include "backend.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * else there is touched.
  */
 #include "backend.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

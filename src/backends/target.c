@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Probes over backends: see target.h. */
 #include "target.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>

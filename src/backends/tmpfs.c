@@ -2,7 +2,7 @@
 /* tmpfs: a fresh instance, so that its directory offsets start from a new
  * allocator and nothing of the probe's own /tmp is in the way. */
 #include "backend.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch check: does what a program assumes of the kernel still hold? */
 #include "commands.h"
-#include "core/assume.h"
-#include "core/snapshot.h"
+#include "model/assume.h"
+#include "model/snapshot.h"
 #include "core/registry.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <json-c/json.h>
 #include <stdlib.h>

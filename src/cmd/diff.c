@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch diff: what changed between two snapshots, and what it means. */
 #include "commands.h"
-#include "core/diff.h"
-#include "core/util.h"
+#include "model/diff.h"
+#include "lib/util.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "guest_options.h"
 #include "commands.h"
 #include "vm_commands.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

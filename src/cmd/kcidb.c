@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch kcidb: snapshots as KCIDB I/O data, for kcidb-submit. */
 #include "commands.h"
-#include "core/snapshot.h"
-#include "core/kcidb.h"
-#include "core/util.h"
+#include "model/snapshot.h"
+#include "output/kcidb.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <getopt.h>

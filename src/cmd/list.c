@@ -3,7 +3,7 @@
 #include "commands.h"
 #include "core/env.h"
 #include "core/registry.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <getopt.h>

@@ -2,9 +2,9 @@
 /* abiwatch report: snapshots side by side, as one static HTML page. */
 #include "commands.h"
 #include "vm_commands.h"
-#include "core/html_report.h"
-#include "core/snapshot.h"
-#include "core/util.h"
+#include "output/html_report.h"
+#include "model/snapshot.h"
+#include "lib/util.h"
 #include "lib/proc.h"
 
 #include <errno.h>

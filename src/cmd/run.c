@@ -3,13 +3,13 @@
 #include "commands.h"
 #include "backends/backend.h"
 #include "core/env.h"
-#include "core/kcidb.h"
-#include "core/output.h"
+#include "output/kcidb.h"
+#include "output/output.h"
 #include "core/params.h"
 #include "core/registry.h"
 #include "core/runner.h"
-#include "core/snapshot.h"
-#include "core/util.h"
+#include "model/snapshot.h"
+#include "lib/util.h"
 
 #include <getopt.h>
 #include <stdbool.h>

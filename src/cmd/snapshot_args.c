@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Snapshot arguments of the commands that read several (report, kcidb). */
 #include "commands.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * parsing of values several commands take (--format, seconds, a file to
  * write), so that each is refused in the same words everywhere. */
 #include "commands.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <libgen.h>

@@ -3,8 +3,8 @@
 #include "commands.h"
 #include "vm_commands.h"
 #include "guest_options.h"
-#include "core/snapshot.h"
-#include "core/util.h"
+#include "model/snapshot.h"
+#include "lib/util.h"
 #include "vm/kernel.h"
 #include "vm/vm.h"
 

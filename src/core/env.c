@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "env.h"
 #include "i386.h"
-#include "util.h"
+#include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 

@@ -4,7 +4,7 @@
  * that removes it (see hostdir.h for why a process of its own).
  */
 #include "hostdir.h"
-#include "util.h"
+#include "lib/util.h"
 #include "lib/tree.h"
 
 #include <errno.h>

@@ -15,8 +15,8 @@
  */
 #include "i386.h"
 #include "registry.h"
-#include "util.h"
-#include "lib/helper.h"
+#include "lib/util.h"
+#include "helper.h"
 #include "lib/proc.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 /* Family options: see params.h and struct aw_param in probe.h. */
 #include "params.h"
 #include "context.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -136,8 +136,6 @@ struct aw_family {
 	static const struct aw_family *const aw_family_ptr_##var           \
 		__attribute__((used, section("aw_families"), aligned(sizeof(void *)))) = &(var)
 
-#define AW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 /* ---- reporting, for use inside a probe's run function ---- */
 
 /* These work alike in the probe and in any process it forks (see

@@ -4,7 +4,7 @@
 #include "probe.h"
 #include "registry.h"
 #include "status.h"
-#include "util.h"
+#include "lib/util.h"
 #include "lib/wire.h"
 #include "vm/guest.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "result.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 #include "protocol.h"
 #include "status.h"
 #include "stuck.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "status.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <string.h>
 

@@ -12,6 +12,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Exit statuses, as kselftest's runner reads them; 2 is bad usage/input. */
+enum {
+	AW_EXIT_PASS = 0,
+	AW_EXIT_FAIL = 1,
+	AW_EXIT_USAGE = 2,
+	AW_EXIT_SKIP = 4,
+};
+
 enum aw_status {
 	AW_ST_NONE,    /* not reported (yet) */
 	AW_ST_PASS,    /* a check held; an observation was made; a probe ran */

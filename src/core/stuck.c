@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "stuck.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <dirent.h>

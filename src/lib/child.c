@@ -4,7 +4,7 @@
 #include "errname.h"
 #include "proc.h"
 #include "signals.h"
-#include "core/util.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Children that die with abiwatch, and anonymous files: see proc.h. */
 #include "proc.h"
-#include "core/util.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>

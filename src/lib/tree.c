@@ -8,7 +8,7 @@
  * glibc's readdir(3) would follow such a listing for ever.
  */
 #include "tree.h"
-#include "core/util.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The lines of the probe protocol: see wire.h. */
 #include "wire.h"
-#include "core/probe.h"
-#include "core/util.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

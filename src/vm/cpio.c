@@ -2,7 +2,7 @@
 /* cpio "newc" writer for initramfs images: see cpio.h. */
 #include "cpio.h"
 #include "lib/proc.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -4,7 +4,7 @@
 #include "cpio.h"
 #include "guest.h"
 #include "lib/proc.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
 /* Kernels for guests: bzImage headers, linux-image .debs, KVM. */
 #include "kernel.h"
 #include "lib/proc.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

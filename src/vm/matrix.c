@@ -3,7 +3,7 @@
 #include "matrix.h"
 #include "kernel.h"
 #include "lib/proc.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 #include "modules.h"
 #include "lib/proc.h"
 #include "core/probe.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <elf.h>
 #include <errno.h>

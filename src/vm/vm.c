@@ -7,7 +7,7 @@
 #include "modules.h"
 #include "lib/proc.h"
 #include "backends/backend.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <dirent.h>

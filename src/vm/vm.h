@@ -15,7 +15,7 @@
 #ifndef ABIWATCH_VM_VM_H
 #define ABIWATCH_VM_VM_H
 
-#include "core/snapshot.h"
+#include "model/snapshot.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
  * names the input with a line (and a column), and whatever it accepts has
  * a canonical form that parses back to the same canonical form and gives
  * the same verdict against a fixed snapshot. */
-#include "core/assume.h"
+#include "model/assume.h"
 
 #include <ctype.h>
 #include <stdint.h>

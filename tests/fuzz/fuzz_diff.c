@@ -4,7 +4,7 @@
  * with itself has no difference; and comparing the other way round gives
  * the same changes with added/removed, regressed/recovered and
  * skipped/unskipped swapped, the same ones explained by the environment. */
-#include "core/diff.h"
+#include "model/diff.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * whatever it accepts the protocol's writer (lib/wire.h) writes back
  * byte for byte, so that nothing but the canonical form is ever
  * accepted.  The probe's items cover both families' helpers. */
-#include "lib/helper.h"
+#include "core/helper.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* libFuzzer target: any snapshot the reader takes becomes a KCIDB document
  * that is JSON, whose every test path is one the schema's pattern admits
  * and whose every status is one of KCIDB's; with and without --build-id. */
-#include "core/kcidb.h"
+#include "output/kcidb.h"
 
 #include <json-c/json.h>
 #include <stdint.h>

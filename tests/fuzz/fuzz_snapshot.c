@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target: the snapshot parser never crashes, and whatever it
  * accepts it writes back byte for byte. */
-#include "core/snapshot.h"
+#include "model/snapshot.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "core/assume.h"
-#include "core/util.h"
+#include "model/assume.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

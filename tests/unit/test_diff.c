@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "core/diff.h"
+#include "model/diff.h"
 #include "core/env.h"
 #include "core/registry.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

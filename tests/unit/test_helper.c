@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "core/context.h"
-#include "core/util.h"
-#include "lib/helper.h"
+#include "lib/util.h"
+#include "core/helper.h"
 #include "lib/wire.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "core/hostdir.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

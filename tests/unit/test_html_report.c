@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "core/html_report.h"
-#include "core/util.h"
+#include "output/html_report.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

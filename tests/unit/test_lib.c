@@ -13,7 +13,7 @@
 #include "lib/errname.h"
 #include "lib/proc.h"
 #include "lib/signals.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "core/context.h"
-#include "lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 #include "probes/mqueue/mq_util.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include "core/probe.h"
 #include "fixtures/selftest_family.h"
 #include "core/runner.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <stdbool.h>
 #include <stdio.h>

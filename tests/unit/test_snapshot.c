@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "core/snapshot.h"
-#include "core/textfile.h"
-#include "core/util.h"
+#include "model/snapshot.h"
+#include "lib/textfile.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

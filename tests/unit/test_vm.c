@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "core/util.h"
+#include "lib/util.h"
 #include "vm/cpio.h"
 #include "vm/kernel.h"
 #include "vm/modules.h"

@@ -30,10 +30,10 @@
 #include "dirent.h"
 #include "cookies.h"
 #include "scan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
-#include "lib/helper.h"
+#include "core/helper.h"
 #include "lib/tree.h"
 
 #include <dirent.h>

@@ -9,7 +9,7 @@
  */
 #include "dirent.h"
 #include "cookies.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <linux/capability.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "scan.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/errname.h"
 
 #include <errno.h>

@@ -17,7 +17,7 @@
 #include "fdio.h"
 #include "backends/backend.h"
 #include "lib/errname.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/proc.h"
 
 #include <errno.h>

@@ -19,7 +19,7 @@
 #include "fdio.h"
 #include "lib/child.h"
 #include "lib/errname.h"
-#include "lib/helper.h"
+#include "core/helper.h"
 #include "lib/proc.h"
 
 #include <errno.h>

@@ -13,7 +13,8 @@
 #include "layout.h"
 #include "lib/child.h"
 #include "lib/errname.h"
-#include "lib/helper.h"
+#include "core/helper.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <sys/mman.h>

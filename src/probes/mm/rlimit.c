@@ -20,6 +20,7 @@
 #include "parse.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>

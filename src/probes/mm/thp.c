@@ -13,7 +13,7 @@
 #include "layout.h"
 #include "parse.h"
 #include "lib/errname.h"
-#include "lib/helper.h"
+#include "core/helper.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * EOVERFLOW where the size computation would overflow (113289cc086f).
  */
 #include "mq_util.h"
-#include "../../lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 
 #include <errno.h>
 #include <linux/capability.h>

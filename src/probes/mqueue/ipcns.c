@@ -10,7 +10,7 @@
  * meet exactly this.
  */
 #include "mq_util.h"
-#include "../../lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 
 #include <dirent.h>
 #include <errno.h>

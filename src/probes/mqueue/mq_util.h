@@ -11,6 +11,7 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/signals.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <mqueue.h>

@@ -7,7 +7,7 @@
  * (cef0184c115e).  Programs that never pass an attr rely on it.
  */
 #include "mq_util.h"
-#include "../../lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 
 #include <errno.h>
 #include <linux/capability.h>

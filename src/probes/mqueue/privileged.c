@@ -9,7 +9,7 @@
  * full root (e.g. in a VM) and is skipped elsewhere.
  */
 #include "mq_util.h"
-#include "../../lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 
 #include <errno.h>
 #include <limits.h>

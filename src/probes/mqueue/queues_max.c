@@ -6,7 +6,7 @@
  * a queue per client meet it (queues_max 256 is the default).
  */
 #include "mq_util.h"
-#include "../../lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 
 #include <errno.h>
 #include <linux/capability.h>

@@ -8,7 +8,7 @@
  * runtimes write these; a narrowed range fails their writes.
  */
 #include "mq_util.h"
-#include "../../lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 
 #include <errno.h>
 #include <stdio.h>

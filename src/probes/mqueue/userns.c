@@ -15,7 +15,7 @@
  * bytes and two do not, whatever the per-message overhead (< 3800 bytes).
  */
 #include "mq_util.h"
-#include "../../lib/ipc_sysctl.h"
+#include "core/sysctl.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -19,7 +19,7 @@
  * there read-write only in its own mount namespace.
  */
 #include "sysctl.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
 

@@ -14,7 +14,7 @@
  * (memory and CPUs), recorded next to them.
  */
 #include "sysctl.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
 

@@ -17,7 +17,7 @@
  * `abiwatch vm` guest (aw_in_vm_guest()), which is thrown away.
  */
 #include "sysctl.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/proc.h"

@@ -4,7 +4,7 @@
  * and from walks of Debian 6.1, 6.12 and 6.18 kernels booted with nothing
  * but a walker as PID 1. */
 #include "sysctl.h"
-#include "core/util.h"
+#include "lib/util.h"
 
 #include <fnmatch.h>
 #include <stdio.h>

@@ -11,6 +11,7 @@
 #include "vfs.h"
 #include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -9,7 +9,7 @@
  * directory (btrfs: always 1).
  */
 #include "vfs.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 

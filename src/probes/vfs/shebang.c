@@ -14,7 +14,7 @@
  * refuses) only exits.
  */
 #include "vfs.h"
-#include "core/util.h"
+#include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Output for people reading a terminal. */
 #include "output.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const char *mark(enum aw_status st)
 {

@@ -18,7 +18,7 @@
 #ifndef ABIWATCH_LIB_HELPER_H
 #define ABIWATCH_LIB_HELPER_H
 
-#include "core/probe.h"
+#include "probe.h"
 #include "lib/wire.h"
 
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "diff.h"
-#include "registry.h"
-#include "util.h"
+#include "core/registry.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

@@ -10,7 +10,7 @@
 #ifndef ABIWATCH_HTML_REPORT_H
 #define ABIWATCH_HTML_REPORT_H
 
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 #include <stdbool.h>
 #include <stdio.h>

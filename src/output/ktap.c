@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* KTAP version 1 (Documentation/dev-tools/ktap.rst). */
 #include "output.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

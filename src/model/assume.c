@@ -8,10 +8,10 @@
  * unknown, unknown or held is held).
  */
 #include "assume.h"
-#include "env.h"
-#include "registry.h"
-#include "textfile.h"
-#include "util.h"
+#include "core/env.h"
+#include "core/registry.h"
+#include "lib/textfile.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

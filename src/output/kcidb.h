@@ -8,7 +8,7 @@
 #ifndef ABIWATCH_KCIDB_H
 #define ABIWATCH_KCIDB_H
 
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 #include <stdio.h>
 

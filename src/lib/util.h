@@ -1,18 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Small helpers every part of the core uses. */
+/* Allocation that aborts on exhaustion, escaping, time, the binary's directory:
+ * what every part of abiwatch uses, knowing nothing of it. */
 #ifndef ABIWATCH_UTIL_H
 #define ABIWATCH_UTIL_H
 
 #include <stdarg.h>
 #include <stddef.h>
-
-/* Exit statuses, as kselftest's runner reads them; 2 is bad usage/input. */
-enum {
-	AW_EXIT_PASS = 0,
-	AW_EXIT_FAIL = 1,
-	AW_EXIT_USAGE = 2,
-	AW_EXIT_SKIP = 4,
-};
 
 /* Out-of-memory is not an outcome a probe tool can report usefully:
  * these abort with a message instead of returning NULL. */
@@ -35,6 +28,8 @@ char *aw_unescape_mountinfo(const char *s);
 
 /* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
 int aw_write_all(int fd, const void *buf, size_t len);
+
+#define AW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 double aw_now(void); /* CLOCK_MONOTONIC seconds */
 /* The directory of the running binary (malloc'd), or NULL: where abiwatch

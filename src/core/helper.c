@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A family's 32-bit helper, found, run and read: see helper.h. */
 #include "helper.h"
-#include "errname.h"
-#include "proc.h"
-#include "core/context.h"
-#include "core/i386.h"
-#include "core/status.h"
-#include "core/util.h"
+#include "lib/errname.h"
+#include "lib/proc.h"
+#include "context.h"
+#include "i386.h"
+#include "status.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdio.h>

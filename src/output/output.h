@@ -3,7 +3,7 @@
 #ifndef ABIWATCH_OUTPUT_H
 #define ABIWATCH_OUTPUT_H
 
-#include "result.h"
+#include "core/result.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The run as JSON, written with json-c. */
 #include "output.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <json-c/json.h>
 #include <string.h>

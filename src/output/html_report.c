@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Snapshots side by side as one static HTML page: see html_report.h. */
 #include "html_report.h"
-#include "diff.h"
-#include "env.h"
-#include "registry.h"
-#include "util.h"
+#include "model/diff.h"
+#include "core/env.h"
+#include "core/registry.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <stdlib.h>

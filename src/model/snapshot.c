@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "snapshot.h"
-#include "textfile.h"
-#include "util.h"
+#include "lib/textfile.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "ipc_sysctl.h"
-#include "proc.h"
-#include "../core/probe.h"
+#include "sysctl.h"
+#include "lib/proc.h"
+#include "probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

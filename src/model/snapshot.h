@@ -13,8 +13,8 @@
 #ifndef ABIWATCH_SNAPSHOT_H
 #define ABIWATCH_SNAPSHOT_H
 
-#include "result.h"
-#include "status.h"
+#include "core/result.h"
+#include "core/status.h"
 
 #include <stdio.h>
 

@@ -2,8 +2,8 @@
 /* Snapshots as KCIDB I/O data (kcidb-io schema v5.3), written with json-c.
  * The schema the tests validate against is tests/data/kcidb/. */
 #include "kcidb.h"
-#include "registry.h"
-#include "util.h"
+#include "core/registry.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <json-c/json.h>
