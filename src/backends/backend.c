@@ -5,8 +5,8 @@
 #include "lib/tree.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
-#include "core/env.h"
 #include "lib/util.h"
+#include "lib/caps.h"
 
 #include <dirent.h>
 #include <errno.h>

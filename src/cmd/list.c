@@ -4,6 +4,7 @@
 #include "core/env.h"
 #include "core/registry.h"
 #include "lib/util.h"
+#include "lib/caps.h"
 
 #include <ctype.h>
 #include <getopt.h>

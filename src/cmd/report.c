@@ -6,6 +6,7 @@
 #include "model/snapshot.h"
 #include "lib/util.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -11,7 +11,7 @@
 struct aw_ctx {
 	int fd;               /* the result pipe */
 	const char *tmpdir;   /* private tmpfs */
-	ino_t host_ipc_ino;   /* the runner's IPC namespace */
+	ino_t host_ns[AW_NSCOPES]; /* the runner's namespaces, by scope (aw_ns_ino()) */
 	const void *data;     /* struct aw_probe.data */
 	int host_dirfd;       /* a fresh subdirectory of struct aw_probe.host_path */
 	const char *host_dirname; /* its name there */

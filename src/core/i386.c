@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "helper.h"
 #include "lib/proc.h"
+#include "lib/wire.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,10 +5,6 @@
 
 #include "probe.h"
 
-/* What a family's 32-bit helper prints, alone on a line, when run with
- * --hello as its only argument, before it exits 0. */
-#define AW_HELPER_HELLO "abiwatch-helper 1"
-
 /* Decide now (the runner does, before it forks the first probe, so that
  * every probe inherits the answer). */
 void aw_i386_decide(void);

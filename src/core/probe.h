@@ -51,6 +51,9 @@ struct aw_item {
 #define AW_OBS_ITEM(n, s, ...)   { .kind = AW_OBSERVATION, .name = (n), .summary = (s), __VA_ARGS__ }
 #define AW_ITEMS_END         { .name = NULL }
 
+/* Whether the item is a pattern item (a "*" component). */
+bool aw_item_is_pattern(const struct aw_item *it);
+
 /* What a probe needs before it is worth starting.  Anything missing makes
  * the whole probe a skip whose reason names the missing piece. */
 struct aw_needs {
@@ -213,10 +216,6 @@ const char *aw_host_dirname(const struct aw_ctx *ctx);
  * its $TMPDIR and working directory.  Host paths elsewhere stay visible. */
 const char *aw_tmpdir(const struct aw_ctx *ctx);
 
-/* True when the probe is sure to be in an IPC namespace of its own, so
- * that writing IPC sysctls cannot touch the host. */
-bool aw_private_ipc(const struct aw_ctx *ctx);
-
 /* True when the run is the one `abiwatch vm` starts in its guest: a
  * machine booted for this run and thrown away after it, where a probe may
  * change global state (a sysctl no namespace holds, a cgroup v1 mount)
@@ -225,14 +224,87 @@ bool aw_private_ipc(const struct aw_ctx *ctx);
  * environment its guest init sets, so that neither alone says so. */
 bool aw_in_vm_guest(void);
 
-/* ---- privilege, for use inside a probe ---- */
+/* ---- sysctls: which namespace holds each, and writes that cannot reach the host ---- */
 
-/* Whether the calling process holds cap in its effective set and sits in
- * the initial user namespace, where the kernel's capable() checks count. */
-bool aw_has_cap(int cap);
-bool aw_in_initial_userns(void);
-/* Clear cap from the effective set, to test the unprivileged path even
- * where the runner holds it.  0 or -errno. */
-int aw_drop_cap(int cap);
+/* Where a knob's value lives.  Only what the kernel registers per
+ * namespace is namespaced (core/sysctl.c holds the one list); anything
+ * else is the whole machine's. */
+enum aw_sysctl_scope {
+	AW_SCOPE_GLOBAL, /* the machine: written only in the VM guest */
+	AW_SCOPE_NET,    /* the network namespace */
+	AW_SCOPE_IPC,    /* the IPC namespace (every probe has its own) */
+	AW_SCOPE_UTS,    /* the UTS namespace */
+	AW_SCOPE_USER,   /* the user namespace */
+	AW_NSCOPES
+};
+
+/* The scope of a knob named as sysctl(8) does ("fs.mqueue.msg_max") or as
+ * a path below /proc/sys ("fs/mqueue/msg_max"). */
+enum aw_sysctl_scope aw_sysctl_scope(const char *knob);
+const char *aw_sysctl_scope_name(enum aw_sysctl_scope scope); /* "ipc" */
+
+/* Whether the calling process (the probe or a child of it) is in a
+ * namespace of that scope other than the one abiwatch runs in. */
+bool aw_private_ns(const struct aw_ctx *ctx, enum aw_sysctl_scope scope);
+/* aw_private_ns(ctx, AW_SCOPE_IPC): the runner gives every probe an IPC
+ * namespace of its own, so this says the isolation holds. */
+bool aw_private_ipc(const struct aw_ctx *ctx);
+
+/* What a write refused by the guard returns: outside the errno range, so
+ * it cannot be mistaken for the kernel's answer. */
+#define AW_SYSCTL_REFUSED (-100000)
+
+/* 0 when writing knob from the calling process cannot reach the host:
+ * its namespace is a private one (aw_private_ns()), or it is global and
+ * the run is the VM guest's (aw_in_vm_guest()); else AW_SYSCTL_REFUSED.
+ * Safe by construction: aw_sysctl_write() asks this before it opens
+ * anything, so a probe cannot change the host's values even by mistake. */
+int aw_sysctl_may_write(const struct aw_ctx *ctx, const char *knob);
+/* Write text (as one write(2) from offset 0) or a decimal value: 0, the
+ * kernel's -errno (-EINVAL: out of the knob's range), or
+ * AW_SYSCTL_REFUSED. */
+int aw_sysctl_write(const struct aw_ctx *ctx, const char *knob, const char *text);
+int aw_sysctl_write_ll(const struct aw_ctx *ctx, const char *knob, long long value);
+/* A message for any of those returns. */
+const char *aw_sysctl_strerror(int rc);
+
+/* ---- a family's 32-bit helper ---- */
+
+/* A static -m32 program built from src/probes/FAMILY/m32/ into
+ * build/m32/abiwatch-FAMILY-m32 (struct aw_family.helper32), so that the
+ * kernel's compat entry points and 32-bit layouts are what it meets.  It
+ * runs in the probe's namespaces and reports as lines of the probe
+ * protocol on stdout (lib/wire.h: aw_out_pass(), aw_out_observe() ...).
+ * aw_helper_report() reads its whole output strictly before reporting
+ * anything: an item the probe does not declare, one of the wrong kind,
+ * one reported twice, a line that is not the protocol's make every item
+ * of the helper an error.  What the helper left out is an error too;
+ * where it cannot run at all (not installed, a kernel without i386, a
+ * failed exec) its items are skips giving the reason. */
+/* A run of a helper whose reports are items of the running probe. */
+struct aw_helper {
+	const char *name;         /* the program, found with aw_helper_path() */
+	const char *const *args;  /* its arguments, NULL-terminated; NULL: none */
+	/* Its item NAME is the probe's item PREFIX NAME ("compat32." for
+	 * dirent's compat32.cookie_bits; "" for a probe that is all the
+	 * helper's).  Every declared item under the prefix is the helper's
+	 * to report, but the probe's items named in own (full names,
+	 * NULL-terminated; NULL: none), which the probe reports itself from
+	 * what the helper did. */
+	const char *prefix;
+	const char *const *own;
+	int timeout_ms;           /* it is killed after this long */
+	const int *keep;          /* descriptors it inherits, -1 ends; NULL: none */
+	/* Called in the helper's process before exec (lib/proc.h). */
+	void (*before_exec)(void *arg);
+	void *before_exec_arg;
+};
+
+/* Run the helper and report its items, as described above.  True when
+ * it ended with status 0 having reported every item it had to: then the
+ * probe may check what it left behind and report its own items; else
+ * those are the probe's to report (aw_reported() tells which are, since
+ * where the helper cannot run they are skipped with the others). */
+bool aw_helper_report(struct aw_ctx *ctx, const struct aw_helper *h);
 
 #endif

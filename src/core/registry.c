@@ -244,6 +244,11 @@ static bool components_match(const char *pat, const char *name)
 	return components_match(pat + plen + 1, name + nlen + 1);
 }
 
+bool aw_item_is_pattern(const struct aw_item *it)
+{
+	return it->name[0] == '*' || strstr(it->name, ".*") != NULL;
+}
+
 bool aw_item_name_matches(const char *item_name, const char *name)
 {
 	size_t len = strlen(name);

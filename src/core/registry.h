@@ -54,10 +54,6 @@ static inline bool aw_catalogue_is_probe(const struct aw_catalogue_entry *e)
  * known at run time (every file under /proc/sys).  A name with a "*" of
  * its own matches nothing.  True when name is the item or one it covers. */
 bool aw_item_name_matches(const char *item_name, const char *name);
-static inline bool aw_item_is_pattern(const struct aw_item *it)
-{
-	return it->name[0] == '*' || strstr(it->name, ".*") != NULL;
-}
 /* The item of probe p that reports name (an item name, without
  * "family.probe."): the first in declaration order whose name is name or
  * covers it, so that a specific item declared before a pattern wins.

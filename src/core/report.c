@@ -6,7 +6,8 @@
 #include "status.h"
 #include "lib/util.h"
 #include "lib/wire.h"
-#include "vm/guest.h"
+#include "guest.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -230,29 +231,17 @@ const char *aw_tmpdir(const struct aw_ctx *ctx)
 
 bool aw_private_ipc(const struct aw_ctx *ctx)
 {
-	struct stat st;
-	return ctx->host_ipc_ino != 0 && stat("/proc/self/ns/ipc", &st) == 0 &&
-	       st.st_ino != ctx->host_ipc_ino;
-}
-
-/* Whether a word of the kernel command line is exactly word. */
-static bool cmdline_has(const char *word)
-{
-	char buf[4096];
-	FILE *f = fopen("/proc/cmdline", "re");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	size_t len = strlen(word);
-	for (char *p = buf; (p = strstr(p, word)); p += len)
-		if ((p == buf || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\n' || !p[len]))
-			return true;
-	return false;
+	return aw_private_ns(ctx, AW_SCOPE_IPC);
 }
 
 bool aw_in_vm_guest(void)
 {
-	const char *env = getenv("ABIWATCH_IN_VM");
-	return env && strcmp(env, "1") == 0 && cmdline_has("rdinit=/" AW_GUEST_INIT);
+	const char *env = getenv(AW_GUEST_ENV);
+	char *cmdline;
+	size_t len;
+	if (!env || strcmp(env, "1") != 0 || aw_kernel_cmdline(&cmdline, &len) != 0)
+		return false;
+	bool booted_so = aw_cmdline_has(cmdline, len, AW_GUEST_RDINIT);
+	free(cmdline);
+	return booted_so;
 }

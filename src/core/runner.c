@@ -20,6 +20,9 @@
 #include "status.h"
 #include "stuck.h"
 #include "lib/util.h"
+#include "lib/caps.h"
+#include "lib/mountinfo.h"
+#include "core/sysctl.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -145,7 +148,7 @@ static void reset_signals(void)
 }
 
 static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, int result_fd,
-						 const struct aw_hostdir *hd, ino_t host_ipc)
+						 const struct aw_hostdir *hd, const ino_t *host_ns)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull > STDIN_FILENO) {
@@ -161,46 +164,54 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, in
 		_exit(EXIT_NO_ISOLATION);
 
 	struct aw_ctx ctx = {
-		.fd = result_fd, .tmpdir = scratch_dir, .host_ipc_ino = host_ipc, .data = probe->data,
+		.fd = result_fd, .tmpdir = scratch_dir, .data = probe->data,
 		.host_dirfd = hd->dirfd, .host_dirname = hd->name, .probe = probe,
 		.record = aw_record_new(probe), .params = run_params,
 	};
+	memcpy(ctx.host_ns, host_ns, sizeof(ctx.host_ns));
 	probe->run(&ctx);
 	_exit(0);
 }
 
-/* An mqueue filesystem shows the queues of the IPC namespace that mounted
- * it, so the host's /dev/mqueue would reach the host's queues from inside
- * the probe.  Cover every such mount with one of the probe's namespace. */
-static int cover_mqueue_mounts(int result_fd)
+/* Filesystems whose content is a namespace's, not a device's: a mount
+ * made outside shows the host's namespace from inside the probe (the
+ * host's /dev/mqueue lists the host's queues).  The runner covers each
+ * such mount with a fresh instance, which shows the probe's own.  /proc
+ * (the PID namespace) is remounted at / below, where probes look. */
+static const char *const namespaced_fstypes[] = {
+	"mqueue", /* the IPC namespace (ipc/mqueue.c: mq_internal_mount per namespace) */
+};
+
+static bool namespaced(const char *fstype)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, **points = NULL;
-	size_t cap = 0, n = 0;
+	for (size_t i = 0; i < AW_ARRAY_SIZE(namespaced_fstypes); i++)
+		if (strcmp(fstype, namespaced_fstypes[i]) == 0)
+			return true;
+	return false;
+}
+
+static int cover_namespaced_mounts(int result_fd)
+{
+	struct aw_mount *m;
+	size_t n;
 	int rc = 0;
 
-	if (!f)
+	if (aw_mountinfo_read("/proc/self/mountinfo", &m, &n) != 0)
 		return 0;
-	while (getline(&line, &cap, f) > 0) {
-		char point[4096];
-		const char *sep = strstr(line, " - ");
-		if (sep && strncmp(sep + 3, "mqueue ", 7) == 0 &&
-		    sscanf(line, "%*s %*s %*s %*s %4095s", point) == 1) {
-			points = xrealloc(points, (n + 1) * sizeof(*points));
-			points[n++] = aw_unescape_mountinfo(point);
-		}
-	}
-	free(line);
-	fclose(f);
-	for (size_t i = 0; i < n; i++) {
-		if (rc == 0 && mount("mqueue", points[i], "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-				     NULL) != 0) {
-			write_note(result_fd, "covering the host's mqueue mount");
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (!namespaced(m[i].fstype))
+			continue;
+		if (mount(m[i].fstype, m[i].point, m[i].fstype, MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  NULL) != 0) {
+			int err = errno;
+			char *what = xasprintf("covering the host's %s mount", m[i].fstype);
+			errno = err;
+			write_note(result_fd, what);
+			free(what);
 			rc = -1;
 		}
-		free(points[i]);
 	}
-	free(points);
+	aw_mountinfo_free(m, n);
 	return rc;
 }
 
@@ -220,7 +231,7 @@ static int isolate_mounts(int result_fd)
 		write_note(result_fd, "mounting a private tmpfs");
 		return -1;
 	}
-	if (cover_mqueue_mounts(result_fd) != 0)
+	if (cover_namespaced_mounts(result_fd) != 0)
 		return -1;
 	/* A /proc of the new PID namespace, so that pids a probe reads there
 	 * (NOTIFY_PID, si_pid) are the ones it knows.  Not essential. */
@@ -231,7 +242,7 @@ static int isolate_mounts(int result_fd)
 /* PID 1 of the probe's namespace: set up, start the probe, reap, report. */
 static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int sync_fd,
 					       int result_fd, const struct aw_hostdir *hd,
-					       ino_t host_ipc)
+					       const ino_t *host_ns)
 {
 	char go;
 
@@ -249,7 +260,7 @@ static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int 
 		_exit(EXIT_NO_ISOLATION);
 	}
 	if (pid == 0)
-		run_probe(probe, result_fd, hd, host_ipc);
+		run_probe(probe, result_fd, hd, host_ns);
 
 	int status;
 	for (;;) {
@@ -292,11 +303,6 @@ static int map_ids(pid_t pid)
 	return write_file(pid, "gid_map", map);
 }
 
-static ino_t own_ipc_ns(void)
-{
-	struct stat st;
-	return stat("/proc/self/ns/ipc", &st) == 0 ? st.st_ino : 0;
-}
 
 struct child {
 	pid_t pid;
@@ -315,7 +321,9 @@ static int spawn(const struct aw_probe *probe, const struct aw_hostdir *hd, stru
 	 * touch its interfaces. */
 	long flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWNET |
 		     SIGCHLD;
-	ino_t host_ipc = own_ipc_ns();
+	ino_t host_ns[AW_NSCOPES];
+	for (int s = 0; s < AW_NSCOPES; s++)
+		host_ns[s] = aw_ns_ino((enum aw_sysctl_scope)s);
 
 	if (userns)
 		flags |= CLONE_NEWUSER;
@@ -332,7 +340,7 @@ static int spawn(const struct aw_probe *probe, const struct aw_hostdir *hd, stru
 	if (pid == 0) {
 		close(sync[1]);
 		close(result[0]);
-		ns_init(probe, sync[0], result[1], hd, host_ipc);
+		ns_init(probe, sync[0], result[1], hd, host_ns);
 	}
 	int err = pid < 0 ? -errno : 0;
 	close(sync[0]);

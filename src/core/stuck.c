@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "stuck.h"
 #include "lib/util.h"
+#include "lib/mountinfo.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -21,24 +22,17 @@
 /* The "major:minor" of every FUSE mount in a mountinfo file. */
 static size_t fuse_devices(const char *mountinfo, char devs[][32], size_t max)
 {
-	FILE *f = fopen(mountinfo, "re");
-	char *line = NULL;
-	size_t cap = 0, n = 0;
+	struct aw_mount *m;
+	size_t n, found = 0;
 
-	if (!f)
+	if (aw_mountinfo_read(mountinfo, &m, &n) != 0)
 		return 0;
-	while (n < max && getline(&line, &cap, f) > 0) {
-		char dev[32];
-		const char *sep = strstr(line, " - ");
-		if (!sep || sscanf(line, "%*s %*s %31s", dev) != 1)
-			continue;
-		if (strncmp(sep + 3, "fuse ", 5) == 0 || strncmp(sep + 3, "fuse.", 5) == 0 ||
-		    strncmp(sep + 3, "fuseblk ", 8) == 0)
-			snprintf(devs[n++], sizeof(devs[0]), "%s", dev);
-	}
-	free(line);
-	fclose(f);
-	return n;
+	for (size_t i = 0; i < n && found < max; i++)
+		if (strcmp(m[i].fstype, "fuse") == 0 || strncmp(m[i].fstype, "fuse.", 5) == 0 ||
+		    strcmp(m[i].fstype, "fuseblk") == 0)
+			snprintf(devs[found++], sizeof(devs[0]), "%u:%u", m[i].major, m[i].minor);
+	aw_mountinfo_free(m, n);
+	return found;
 }
 
 static bool listed(char devs[][32], size_t n, const char *dev)

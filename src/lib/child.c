@@ -5,6 +5,7 @@
 #include "proc.h"
 #include "signals.h"
 #include "util.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

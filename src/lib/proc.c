@@ -290,61 +290,6 @@ char *aw_fd_path(int fd)
 	return xasprintf("/proc/self/fd/%d", fd);
 }
 
-int aw_fd_slurp(int fd, char **data, size_t *len)
-{
-	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return -1;
-	/* A page at least: a /proc or /sys file says size 0, and a sysctl
-	 * gives its value only to a read from offset 0. */
-	size_t cap = (size_t)st.st_size + 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n + 1 >= cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		ssize_t r = pread(fd, buf + n, cap - n - 1, (off_t)n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			errno = e;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	*data = buf;
-	*len = n;
-	return 0;
-}
-
-int aw_file_slurp(const char *path, char **data, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = aw_fd_slurp(fd, data, len);
-	int e = errno;
-	close(fd);
-	errno = e;
-	return rc;
-}
-
-int aw_file_write(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	int rc = aw_write_all(fd, text, strlen(text));
-	close(fd);
-	return rc;
-}
-
 int aw_fd_copy(int out, int in, off_t off, size_t len)
 {
 	char buf[65536];

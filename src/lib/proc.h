@@ -80,15 +80,6 @@ int aw_anon_file(const char *name);
 /* The path through which a child that inherits fd opens the same file. */
 char *aw_fd_path(int fd);
 
-/* The whole content of fd from offset 0 (pread), NUL-terminated, a
- * /proc file's too; -1 with errno. */
-int aw_fd_slurp(int fd, char **data, size_t *len);
-/* The whole content of a file by path, NUL-terminated. */
-int aw_file_slurp(const char *path, char **data, size_t *len);
-/* Write text to the file at path, opened afresh: what a /proc or /sys
- * file (a uid_map, a sysctl) takes, one write(2) from offset 0.  0 or
- * -errno. */
-int aw_file_write(const char *path, const char *text);
 /* Copy len bytes from in at offset off to out's current position. */
 int aw_fd_copy(int out, int in, off_t off, size_t len);
 

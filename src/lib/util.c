@@ -87,13 +87,21 @@ char *aw_escape(const char *s)
 	return out;
 }
 
-static int hexval(char c)
+int aw_hex_digit(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
 	return -1;
+}
+
+/* A digit of the lowercase hex aw_escape() writes, so the two round-trip. */
+static int hexval(char c)
+{
+	return c >= 'A' && c <= 'F' ? -1 : aw_hex_digit(c);
 }
 
 char *aw_unescape(const char *s)
@@ -126,22 +134,6 @@ char *aw_unescape(const char *s)
 bad:
 	free(out);
 	return NULL;
-}
-
-char *aw_unescape_mountinfo(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-	for (const char *p = s; *p; p++) {
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
-		    p[3] >= '0' && p[3] <= '7') {
-			*o++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-			p += 3;
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o = '\0';
-	return out;
 }
 
 int aw_write_all(int fd, const void *buf, size_t len)

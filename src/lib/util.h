@@ -22,12 +22,11 @@ char *aw_escape(const char *s);
 /* The inverse; NULL when s holds a malformed escape. */
 char *aw_unescape(const char *s);
 
-/* A path from /proc/PID/mountinfo, where space, tab, newline and
- * backslash are written as octal escapes ("\040"); malloc'd. */
-char *aw_unescape_mountinfo(const char *s);
-
 /* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
 int aw_write_all(int fd, const void *buf, size_t len);
+
+/* The value of a hex digit of either case, or -1. */
+int aw_hex_digit(int c);
 
 #define AW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

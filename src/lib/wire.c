@@ -151,3 +151,9 @@ void aw_out_note(const char *fmt, ...)
 	out_line('N', NULL, NULL, fmt, ap);
 	va_end(ap);
 }
+
+void aw_helper_hello(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
+		exit(puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0);
+}

@@ -3,14 +3,14 @@
  * The lines of the probe protocol (core/protocol.h), written and read in
  * one place.  A probe's reports reach the runner as these lines, and a
  * family's 32-bit helper writes the same lines on its stdout for the
- * probe to read (lib/helper.h): one format, one writer, one reader.
+ * probe to read (core/probe.h: aw_helper_report()): one format, one writer, one reader.
  *
  *   C NAME STATUS[ TEXT]   a check: pass, fail, skip or error
  *   O NAME STATUS[ TEXT]   an observation: pass (TEXT is the value), skip or error
  *   N TEXT                 a note
  *
  * TEXT is escaped (aw_escape(): backslash, newline and other control bytes
- * as \\, \n, \xHH) so that a line is a line.  This file and core/util.c
+ * as \\, \n, \xHH) so that a line is a line.  This file and lib/util.c
  * compile into the static -m32 helpers too: no libcap, no json-c.
  */
 #ifndef ABIWATCH_LIB_WIRE_H
@@ -39,6 +39,15 @@ int aw_wire_parse(const char *line, size_t len, struct aw_wire *w, const char **
 void aw_wire_free(struct aw_wire *w);
 
 /* ---- for a family's 32-bit helper: its reports on stdout ---- */
+
+/* What a helper prints, alone on a line, when run with --hello as its
+ * only argument: the runner's test of whether this kernel runs i386
+ * programs at all (core/i386.c) runs one and reads this back. */
+#define AW_HELPER_HELLO "abiwatch-helper 1"
+
+/* The first call of a helper's main(): when argv is just --hello, print
+ * AW_HELPER_HELLO and exit (0, or 1 when stdout fails); else return. */
+void aw_helper_hello(int argc, char **argv);
 
 /* As aw_pass(), aw_fail() ... of core/probe.h, without a probe: each
  * writes one line on stdout with one write(2). */

@@ -220,8 +220,7 @@ static int lex_name(struct parser *p, struct token *t)
 
 static int digit_value(char c, int base)
 {
-	int d = isdigit((unsigned char)c) ? c - '0'
-		: isxdigit((unsigned char)c) ? tolower((unsigned char)c) - 'a' + 10 : 99;
+	int d = aw_hex_digit(c);
 	return d < base ? d : -1;
 }
 

@@ -2,6 +2,7 @@
 #include "diff.h"
 #include "core/registry.h"
 #include "lib/util.h"
+#include "lib/caps.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

@@ -26,12 +26,13 @@
 #ifndef ABIWATCH_VM_GUEST_H
 #define ABIWATCH_VM_GUEST_H
 
+#include "core/guest.h"
+
 #define AW_GUEST_MAGIC "abiwatch-vm 1"
 
 #define AW_GUEST_ABIWATCH "usr/bin/abiwatch"
 /* aw_helper_path() looks in <exe dir>/../libexec/abiwatch/. */
 #define AW_GUEST_HELPERS "usr/libexec/abiwatch"
-#define AW_GUEST_INIT "init"
 /* The modules init loads at boot: one path a line (relative to the
  * "modules DIR" of vm/config), in load order. */
 #define AW_GUEST_MODULES "vm/modules"

@@ -5,6 +5,7 @@
 #include "guest.h"
 #include "lib/proc.h"
 #include "lib/util.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -262,7 +263,7 @@ static int add_config(struct aw_cpio *c, const struct aw_initramfs_opts *o)
 				 "modules /lib/modules/%s\n"
 				 "env LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
 				 "/lib64:/usr/lib64:/lib:/usr/lib\n"
-				 "env ABIWATCH_IN_VM=1\n",
+				 "env " AW_GUEST_ENV "=1\n",
 				 o->deadline, o->tree && o->tree->release ? o->tree->release : "none");
 	if (rc == 0)
 		rc = aw_cpio_mem(c, AW_GUEST_CONFIG, 0644, config, strlen(config));

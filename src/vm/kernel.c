@@ -3,6 +3,7 @@
 #include "kernel.h"
 #include "lib/proc.h"
 #include "lib/util.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

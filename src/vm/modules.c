@@ -4,6 +4,7 @@
 #include "lib/proc.h"
 #include "core/probe.h"
 #include "lib/util.h"
+#include "lib/procfs.h"
 
 #include <elf.h>
 #include <errno.h>

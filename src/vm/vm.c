@@ -8,6 +8,7 @@
 #include "lib/proc.h"
 #include "backends/backend.h"
 #include "lib/util.h"
+#include "lib/procfs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -470,7 +471,7 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 	 * under TCG page-table isolation and retpolines make every system call
 	 * dear (a third of a dirent run), and no user-visible behaviour the
 	 * probes look at depends on them; --append mitigations=auto undoes it. */
-	char *append = xasprintf("console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/" AW_GUEST_INIT
+	char *append = xasprintf("console=ttyS0 panic=-1 quiet loglevel=4 " AW_GUEST_RDINIT
 				 " 8250.nr_uarts=2 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd"
 				 " random.trust_cpu=on mitigations=off%s%s", o->append ? " " : "",
 				 o->append ? o->append : "");

@@ -9,6 +9,8 @@
 /* The fuzz targets link the core only: the family's reader comes in as
  * source. */
 #include "probes/mm/parse.c"
+#include "lib/procfs.h"
+#include "lib/util.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -86,10 +88,13 @@ static void check_words(const char *text, size_t len)
 		if (!w[0] || strchr(w, ' ') || !memmem(text, len, pattern, strlen(pattern)))
 			abort();
 	}
-	if (mm_cmdline_param(text, len, "vsyscall", w, sizeof(w)) == 0) {
-		snprintf(pattern, sizeof(pattern), "vsyscall=%s", w);
-		if (!memmem(text, len, pattern, strlen(pattern)))
+	char *value;
+	if (aw_cmdline_param(text, len, "vsyscall", &value) == 0) {
+		char *word = xasprintf("vsyscall=%s", value);
+		if (!memmem(text, len, word, strlen(word)) || !aw_cmdline_has(text, len, word))
 			abort();
+		free(word);
+		free(value);
 	}
 	if (mm_maps_perms(text, len, "[vsyscall]", perms) == 0 && (strlen(perms) != 4 || !memmem(text, len, perms, 4)))
 		abort();

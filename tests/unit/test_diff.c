@@ -10,6 +10,7 @@
 #include "core/env.h"
 #include "core/registry.h"
 #include "lib/util.h"
+#include "lib/caps.h"
 
 #include <stdio.h>
 #include <stdlib.h>

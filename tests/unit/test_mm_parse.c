@@ -193,20 +193,6 @@ static void test_bracketed_word(void **state)
 	assert_int_equal(mm_bracketed_word("[madvise]", 9, w, 4), -ENOSPC);
 }
 
-static void test_cmdline_param(void **state)
-{
-	char v[16];
-	(void)state;
-	static const char cmd[] = "console=ttyS0 vsyscall=emulate quiet xvsyscall=none vsyscall=xonly\n";
-	assert_int_equal(mm_cmdline_param(cmd, LEN(cmd), "vsyscall", v, sizeof(v)), 0);
-	assert_string_equal(v, "xonly"); /* the last one counts */
-	assert_int_equal(mm_cmdline_param(cmd, LEN(cmd), "stack_guard_gap", v, sizeof(v)), -ENOENT);
-	assert_int_equal(mm_cmdline_param(cmd, LEN(cmd), "console", v, 4), -ENOSPC);
-	assert_int_equal(mm_cmdline_param("vsyscall\n", 9, "vsyscall", v, sizeof(v)), -ENOENT);
-	assert_int_equal(mm_cmdline_param("a=1\nvsyscall=none", 17, "vsyscall", v, sizeof(v)), 0);
-	assert_string_equal(v, "none");
-}
-
 static void test_alignment_word(void **state)
 {
 	char buf[32];
@@ -229,7 +215,6 @@ int main(void)
 		cmocka_unit_test(test_limits_refused),
 		cmocka_unit_test(test_own_limits),
 		cmocka_unit_test(test_bracketed_word),
-		cmocka_unit_test(test_cmdline_param),
 		cmocka_unit_test(test_alignment_word),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

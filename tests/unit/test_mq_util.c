@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "core/context.h"
-#include "core/sysctl.h"
 #include "probes/mqueue/mq_util.h"
 
 #include <errno.h>
@@ -168,51 +166,6 @@ static void test_classify_source(void **state)
 	assert_string_equal(mqu_source_name(MQU_SRC_OTHER), "other");
 }
 
-static void test_sysctl_names(void **state)
-{
-	(void)state;
-	assert_true(aw_ipc_sysctl_known("fs/mqueue/msg_max"));
-	assert_true(aw_ipc_sysctl_known("fs/mqueue/queues_max"));
-	assert_true(aw_ipc_sysctl_known("kernel/msgmnb"));
-	/* Global knobs, and tricks to reach them, are not on the list. */
-	assert_false(aw_ipc_sysctl_known("kernel/pid_max"));
-	assert_false(aw_ipc_sysctl_known("fs/mqueue/../../kernel/pid_max"));
-	assert_false(aw_ipc_sysctl_known("fs/mqueue/msg_max/"));
-	assert_false(aw_ipc_sysctl_known(NULL));
-}
-
-/* This test runs on the host: the refusal is what keeps it harmless.
- * The value is one the kernel rejects anyway (msg_max >= 1), so even a
- * broken refusal could not change the host; the test would fail. */
-static void test_sysctl_write_refused_on_host(void **state)
-{
-	(void)state;
-	struct stat st;
-	assert_int_equal(stat("/proc/self/ns/ipc", &st), 0);
-	struct aw_ctx same = { .fd = -1, .host_ipc_ino = st.st_ino };
-	struct aw_ctx unknown = { .fd = -1, .host_ipc_ino = 0 };
-
-	assert_int_equal(aw_ipc_sysctl_write(&same, "fs/mqueue/msg_max", 0), AW_IPC_SYSCTL_REFUSED);
-	assert_int_equal(aw_ipc_sysctl_write(&unknown, "fs/mqueue/msg_max", 0), AW_IPC_SYSCTL_REFUSED);
-	assert_int_equal(aw_ipc_sysctl_write(NULL, "fs/mqueue/msg_max", 0), AW_IPC_SYSCTL_REFUSED);
-	assert_int_equal(aw_ipc_sysctl_write(&same, "kernel/pid_max", 0), -EINVAL);
-	assert_non_null(strstr(aw_ipc_sysctl_strerror(AW_IPC_SYSCTL_REFUSED), "private IPC"));
-}
-
-static void test_sysctl_read(void **state)
-{
-	(void)state;
-	long long v = -1;
-	if (!aw_ipc_sysctl_exists("fs/mqueue/msg_max"))
-		skip();
-	assert_int_equal(aw_ipc_sysctl_read("fs/mqueue/msg_max", &v), 0);
-	assert_true(v >= 1);
-	/* kernel/sem is four numbers, not one. */
-	if (aw_ipc_sysctl_exists("kernel/sem"))
-		assert_int_equal(aw_ipc_sysctl_read("kernel/sem", &v), -EINVAL);
-	assert_int_equal(aw_ipc_sysctl_read("kernel/pid_max", &v), -EINVAL);
-}
-
 static void test_eras(void **state)
 {
 	(void)state;
@@ -242,9 +195,6 @@ int main(void)
 		cmocka_unit_test(test_formula_charge_x86_64),
 		cmocka_unit_test(test_fit_linear),
 		cmocka_unit_test(test_classify_source),
-		cmocka_unit_test(test_sysctl_names),
-		cmocka_unit_test(test_sysctl_write_refused_on_host),
-		cmocka_unit_test(test_sysctl_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The pure logic of the sysctl family: which namespace a knob lives in,
- * what is never read or written back, the text of a value, and the
+/* The pure logic of the sysctl family: what is never read or written back, the text of a value, and the
  * lines of a kernel .config. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,28 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void test_scope(void **state)
-{
-	(void)state;
-	assert_int_equal(sc_knob_scope("net.ipv4.ip_forward"), SC_NET);
-	assert_int_equal(sc_knob_scope("net.core.somaxconn"), SC_NET);
-	assert_int_equal(sc_knob_scope("fs.mqueue.msg_max"), SC_IPC);
-	assert_int_equal(sc_knob_scope("kernel.shmmax"), SC_IPC);
-	assert_int_equal(sc_knob_scope("kernel.sem"), SC_IPC);
-	assert_int_equal(sc_knob_scope("kernel.msg_next_id"), SC_IPC);
-	assert_int_equal(sc_knob_scope("kernel.hostname"), SC_UTS);
-	assert_int_equal(sc_knob_scope("user.max_user_namespaces"), SC_USER);
-	/* global, whatever the name looks like */
-	assert_int_equal(sc_knob_scope("kernel.pid_max"), SC_GLOBAL);
-	assert_int_equal(sc_knob_scope("kernel.shmmax2"), SC_GLOBAL);
-	assert_int_equal(sc_knob_scope("kernel.semx"), SC_GLOBAL);
-	assert_int_equal(sc_knob_scope("fs.mqueuex.y"), SC_GLOBAL);
-	assert_int_equal(sc_knob_scope("network.x"), SC_GLOBAL);
-	assert_int_equal(sc_knob_scope("fs.file-max"), SC_GLOBAL);
-	assert_int_equal(sc_knob_scope("kernel.io_uring_disabled"), SC_GLOBAL);
-	assert_int_equal(sc_knob_scope(""), SC_GLOBAL);
-}
 
 static void test_skips(void **state)
 {
@@ -149,7 +126,6 @@ static void test_known_knobs_are_items(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_skips),
 		cmocka_unit_test(test_value_text),
 		cmocka_unit_test(test_kconfig),

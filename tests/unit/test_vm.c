@@ -13,6 +13,7 @@
 #include "vm/kernel.h"
 #include "vm/modules.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <elf.h>
 #include <errno.h>

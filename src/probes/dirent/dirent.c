@@ -33,7 +33,7 @@
 #include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
-#include "core/helper.h"
+#include "core/probe.h"
 #include "lib/tree.h"
 
 #include <dirent.h>

@@ -19,8 +19,10 @@
 #include "fdio.h"
 #include "lib/child.h"
 #include "lib/errname.h"
-#include "core/helper.h"
+#include "core/probe.h"
 #include "lib/proc.h"
+#include "lib/caps.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,6 +11,7 @@
  * it can be unit-tested and fuzzed.
  */
 #include "fdio.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -48,12 +49,8 @@ static bool field(const char **s, const char *end, int base, unsigned long long 
 	unsigned long long acc = 0;
 	const char *digits = p;
 	for (; p < end; p++) {
-		int d;
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else
+		int d = aw_hex_digit(*p);
+		if (d < 0 || d >= base)
 			break;
 		if (acc > (~0ULL - (unsigned)d) / (unsigned)base)
 			return false;

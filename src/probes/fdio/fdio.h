@@ -26,9 +26,6 @@ const char *fdio_res(char buf[FDIO_RES_LEN], long long rc, int err);
 void fdio_observe_res(struct aw_ctx *ctx, const char *obs, long long rc, int err);
 void fdio_observe_rc(struct aw_ctx *ctx, const char *obs, long long rc);
 
-/* The value of a /proc/sys file holding one number, or -1. */
-long long fdio_sysctl(const char *path);
-
 /* Run fn(arg) in a child that became a random uid no process uses (its
  * per-user pipe count starts at 0, and it holds no capability): the
  * child's status.  A child that finds the uid busy returns

@@ -23,6 +23,7 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,8 +36,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define PAGE 4096
-#define DEFAULT_PIPE (16 * PAGE)
+#define DEFAULT_PIPE (16 * (int)aw_page_size())
 #define CHILD_TIMEOUT_MS 10000
 
 /* ---- pipe_epollet ---- */
@@ -177,18 +177,6 @@ static void epollet_run(struct aw_ctx *ctx)
 
 /* ---- a fresh uid ---- */
 
-long long fdio_sysctl(const char *path)
-{
-	char *text = NULL;
-	size_t len;
-	long long v = -1;
-
-	if (aw_file_slurp(path, &text, &len) == 0 && sscanf(text, "%lld", &v) != 1)
-		v = -1;
-	free(text);
-	return v;
-}
-
 /* A uid no one uses: random, far above any allocated range, so that its
  * per-user counts start from nothing.  A child that finds it busy says
  * so with FDIO_UID_BUSY and another is tried. */
@@ -260,8 +248,8 @@ static int make_filler(const struct soft_plan *plan, int *fd)
 	*fd = p[0];
 	if (fcntl(p[0], F_GETPIPE_SZ) != DEFAULT_PIPE)
 		return FDIO_UID_BUSY;
-	if (plan->filler_pages * PAGE == DEFAULT_PIPE ||
-	    fcntl(p[0], F_SETPIPE_SZ, plan->filler_pages * PAGE) == plan->filler_pages * PAGE)
+	if (plan->filler_pages * (int)aw_page_size() == DEFAULT_PIPE ||
+	    fcntl(p[0], F_SETPIPE_SZ, plan->filler_pages * (int)aw_page_size()) == plan->filler_pages * (int)aw_page_size())
 		return 0;
 	/* EPERM: pipes of someone else's already count against the uid. */
 	return errno == EPERM ? FDIO_UID_BUSY : -errno;
@@ -273,7 +261,7 @@ static void small_pipe_contract(struct aw_ctx *ctx, int t[2])
 	int sz = fcntl(t[0], F_GETPIPE_SZ);
 
 	aw_observe_long(ctx, "size", sz);
-	aw_expect(ctx, "min_two_pages", sz >= 2 * PAGE, "F_GETPIPE_SZ %d", sz);
+	aw_expect(ctx, "min_two_pages", sz >= 2 * (int)aw_page_size(), "F_GETPIPE_SZ %d", sz);
 	memset(buf, 'j', sizeof(buf));
 	if (sz <= 0 || sz > (int)sizeof(buf) || write(t[1], buf, (size_t)sz) != sz ||
 	    read(t[0], buf, (size_t)sz - 1) != sz - 1) {
@@ -335,14 +323,14 @@ static int soft_child(void *arg)
  * not divide evenly, default-size ones do (a thousand descriptors). */
 static const char *plan_fillers(struct soft_plan *plan)
 {
-	long long max_pages = plan->max_size / PAGE;
+	long long max_pages = plan->max_size / (long long)aw_page_size();
 
 	if (plan->soft <= 0)
 		return "fs.pipe-user-pages-soft is 0 (no soft limit)";
 	/* Below 64 KiB an unprivileged user's new pipes are smaller anyway. */
 	if (plan->max_size < DEFAULT_PIPE)
 		return "fs.pipe-max-size is below 65536";
-	if (max_pages >= 16 && plan->max_size % PAGE == 0 && plan->soft % max_pages == 0 &&
+	if (max_pages >= 16 && plan->max_size % (long long)aw_page_size() == 0 && plan->soft % max_pages == 0 &&
 	    plan->soft / max_pages <= 4096)
 		plan->filler_pages = (int)max_pages;
 	else if (plan->soft % 16 == 0 && plan->soft / 16 <= 65536)
@@ -355,11 +343,12 @@ static const char *plan_fillers(struct soft_plan *plan)
 
 static void soft_run(struct aw_ctx *ctx)
 {
-	struct soft_plan plan = {
-		.ctx = ctx, .soft = fdio_sysctl("/proc/sys/fs/pipe-user-pages-soft"),
-		.max_size = fdio_sysctl("/proc/sys/fs/pipe-max-size"),
-	};
-	long long hard = fdio_sysctl("/proc/sys/fs/pipe-user-pages-hard");
+	/* -1 where a knob cannot be read: plan_fillers() says why not. */
+	struct soft_plan plan = { .ctx = ctx, .soft = -1, .max_size = -1 };
+	long long hard = -1;
+	aw_sysctl_read_ll("fs.pipe-user-pages-soft", &plan.soft);
+	aw_sysctl_read_ll("fs.pipe-max-size", &plan.max_size);
+	aw_sysctl_read_ll("fs.pipe-user-pages-hard", &hard);
 	const char *why = plan_fillers(&plan);
 
 	if (why) {

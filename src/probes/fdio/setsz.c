@@ -13,15 +13,17 @@
 #include "fdio.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
+#include "lib/util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define PAGE 4096
 
 static const struct aw_item setsz_items[] = {
 	AW_OBS_ITEM("rounding", "F_SETPIPE_SZ results for 0, 1, 4095, 4096, 4097, 12288, 65536 "
@@ -109,37 +111,40 @@ static void limits(struct setsz *s, int fd)
 		  s->max_size, buf);
 	aw_observe(s->ctx, "at_2g", "%s", res(buf, set_size(s, fd, 1UL << 31)));
 	aw_observe(s->ctx, "above_2g", "%s", res(buf, set_size(s, fd, (1UL << 31) + 1)));
-	aw_observe(s->ctx, "high_bits", "%s", res(buf, set_size(s, fd, (1UL << 32) | PAGE)));
+	aw_observe(s->ctx, "high_bits", "%s", res(buf, set_size(s, fd, (1UL << 32) | aw_page_size())));
 }
 
 /* Shrink to one page a 16-page pipe holding the writes given. */
 static long shrink_holding(struct setsz *s, const size_t *writes, size_t n)
 {
-	static char data[2 * PAGE];
+	char *data = xcalloc(2, aw_page_size());
 	int p[2];
 	long r = 0;
 
-	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) != 0)
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) != 0) {
+		free(data);
 		return -errno;
+	}
 	for (size_t i = 0; i < n && r == 0; i++)
 		if (write(p[1], data, writes[i]) != (ssize_t)writes[i])
 			r = -EIO;
 	if (r == 0)
-		r = set_size(s, p[0], PAGE);
+		r = set_size(s, p[0], aw_page_size());
 	close(p[0]);
 	close(p[1]);
+	free(data);
 	return r;
 }
 
 static void contents(struct setsz *s)
 {
-	static const size_t one_big[] = { 2 * PAGE }, two_small[] = { 100, 100 };
+	const size_t one_big[] = { 2 * aw_page_size() }, two_small[] = { 100, 100 };
 	char buf[FDIO_RES_LEN];
 	long r = shrink_holding(s, one_big, 1);
 
 	aw_observe(s->ctx, "busy", "%s", res(buf, r));
-	aw_expect(s->ctx, "ebusy_below_content", r == -EBUSY, "shrinking a pipe holding 8192 "
-		  "bytes to 4096 gave %s", buf);
+	aw_expect(s->ctx, "ebusy_below_content", r == -EBUSY, "shrinking a pipe holding two "
+		  "pages to one gave %s", buf);
 	aw_observe(s->ctx, "merged", "%s", res(buf, shrink_holding(s, two_small, 2)));
 }
 
@@ -169,10 +174,11 @@ static int setsz_child(void *arg)
 
 static void setsz_run(struct aw_ctx *ctx)
 {
-	struct setsz s = { .ctx = ctx, .max_size = fdio_sysctl("/proc/sys/fs/pipe-max-size"),
+	struct setsz s = { .ctx = ctx, .max_size = -1,
 			   .getsz_ok = true };
 
-	if (s.max_size < PAGE) {
+	aw_sysctl_read_ll("fs.pipe-max-size", &s.max_size);
+	if (s.max_size < (long long)aw_page_size()) {
 		aw_skip_rest(ctx, "cannot read fs.pipe-max-size");
 		return;
 	}

@@ -16,6 +16,7 @@
 #include "fdio.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>

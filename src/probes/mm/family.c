@@ -12,45 +12,26 @@
 #include "parse.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-int mm_read_text(const char *path, char **text, size_t *len)
-{
-	return aw_file_slurp(path, text, len) == 0 ? 0 : -errno;
-}
-
-int mm_read_long(const char *path, long long *value)
-{
-	char *text, *end;
-	size_t len;
-	int rc = mm_read_text(path, &text, &len);
-	if (rc)
-		return rc;
-	errno = 0;
-	long long v = strtoll(text, &end, 10);
-	rc = errno || end == text || (*end && strcmp(end, "\n") != 0) ? -EINVAL : 0;
-	free(text);
-	if (rc == 0)
-		*value = v;
-	return rc;
-}
-
 void mm_observe_boot_param(struct aw_ctx *ctx, const char *item, const char *name)
 {
-	char *cmdline = NULL, value[32];
+	char *cmdline = NULL, *value = NULL;
 	size_t len = 0;
-	int rc = mm_read_text("/proc/cmdline", &cmdline, &len);
+	int rc = aw_kernel_cmdline(&cmdline, &len);
 	if (rc == 0)
-		rc = mm_cmdline_param(cmdline, len, name, value, sizeof(value));
+		rc = aw_cmdline_param(cmdline, len, name, &value);
 	free(cmdline);
 
 	if (rc && rc != -ENOENT)
 		aw_error(ctx, item, "reading %s= of /proc/cmdline: %s", name, aw_errname(rc));
 	else
 		aw_observe(ctx, item, "%s", rc ? "none" : value);
+	free(value);
 }
 
 static const struct aw_probe *const tables[] = {

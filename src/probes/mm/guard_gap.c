@@ -13,7 +13,7 @@
 #include "layout.h"
 #include "lib/child.h"
 #include "lib/errname.h"
-#include "core/helper.h"
+#include "core/probe.h"
 #include "lib/util.h"
 
 #include <errno.h>

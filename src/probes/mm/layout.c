@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Mapping placement and stack growth, measured (layout.h). */
 #include "layout.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -16,17 +17,16 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define PAGE 4096UL
 
 /* A PROT_NONE page at addr unless something is there already; NULL
  * when none was placed. */
 static void *spacer_at(char *addr)
 {
-	void *p = mmap(addr, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	void *p = mmap(addr, aw_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	if (p != addr) { /* a kernel without MAP_FIXED_NOREPLACE takes it as a hint */
-		munmap(p, PAGE);
+		munmap(p, aw_page_size());
 		return NULL;
 	}
 	return p;
@@ -50,7 +50,7 @@ int mm_count_aligned(size_t len, int tries, unsigned long align)
 		/* Right next to it on both sides (top-down and bottom-up
 		 * layouts), so that the next mapping of the same gap moves by a
 		 * page, whatever small holes elsewhere would take a spacer. */
-		below[made] = spacer_at(maps[made] - PAGE);
+		below[made] = spacer_at(maps[made] - aw_page_size());
 		above[made] = spacer_at(maps[made] + len);
 		if ((uintptr_t)maps[made] % align == 0)
 			aligned++;
@@ -58,9 +58,9 @@ int mm_count_aligned(size_t len, int tries, unsigned long align)
 	for (int i = 0; i < made; i++) {
 		munmap(maps[i], len);
 		if (below[i])
-			munmap(below[i], PAGE);
+			munmap(below[i], aw_page_size());
 		if (above[i])
-			munmap(above[i], PAGE);
+			munmap(above[i], aw_page_size());
 	}
 	return rc ? rc : aligned;
 }
@@ -117,9 +117,9 @@ static void raise_stack_limit(void)
 {
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < MM_GAP_SPAN + 2 * PAGE) {
-		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > MM_GAP_SPAN + 2 * PAGE ?
-			MM_GAP_SPAN + 2 * PAGE : rl.rlim_max;
+	    rl.rlim_cur < MM_GAP_SPAN + 2 * aw_page_size()) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > MM_GAP_SPAN + 2 * aw_page_size() ?
+			MM_GAP_SPAN + 2 * aw_page_size() : rl.rlim_max;
 		setrlimit(RLIMIT_STACK, &rl);
 	}
 }
@@ -127,33 +127,33 @@ static void raise_stack_limit(void)
 long mm_stack_guard_gap(int prot)
 {
 	/* neighbour page | gap of MM_GAP_SPAN | stack page */
-	size_t total = PAGE + MM_GAP_SPAN + PAGE;
-	char *r = mmap(NULL, total + PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	size_t total = aw_page_size() + MM_GAP_SPAN + aw_page_size();
+	char *r = mmap(NULL, total + aw_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (r == MAP_FAILED)
 		return -errno;
-	munmap(r, total + PAGE);
-	char *neighbour = r + PAGE, *low = neighbour + PAGE, *top = low + MM_GAP_SPAN;
-	void *n = mmap(neighbour, PAGE, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	munmap(r, total + aw_page_size());
+	char *neighbour = r + aw_page_size(), *low = neighbour + aw_page_size(), *top = low + MM_GAP_SPAN;
+	void *n = mmap(neighbour, aw_page_size(), prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (n == MAP_FAILED)
 		return -errno;
-	void *s = mmap(top, PAGE, PROT_READ | PROT_WRITE,
+	void *s = mmap(top, aw_page_size(), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_GROWSDOWN | MAP_FIXED_NOREPLACE, -1, 0);
 	if (s == MAP_FAILED) {
 		int err = errno;
-		munmap(n, PAGE);
+		munmap(n, aw_page_size());
 		return -err;
 	}
 	raise_stack_limit();
 	/* The lowest page reached, in pages above low: in [lo, hi]. */
-	size_t lo = 0, hi = MM_GAP_SPAN / PAGE;
+	size_t lo = 0, hi = MM_GAP_SPAN / aw_page_size();
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (reaches((uintptr_t)low + mid * PAGE))
+		if (reaches((uintptr_t)low + mid * aw_page_size()))
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	munmap(s, PAGE);
-	munmap(n, PAGE);
-	return lo == MM_GAP_SPAN / PAGE ? MM_GAP_BEYOND : (long)(lo * PAGE);
+	munmap(s, aw_page_size());
+	munmap(n, aw_page_size());
+	return lo == MM_GAP_SPAN / aw_page_size() ? MM_GAP_BEYOND : (long)(lo * aw_page_size());
 }

@@ -12,6 +12,8 @@
 #include "mm.h"
 #include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/caps.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +31,6 @@
 #endif
 
 #define VM "/proc/sys/vm/"
-#define PAGE 4096UL
 #define CHILD_MS 5000
 /* Filling the mapping table: 65531 mmaps, a second on a loaded machine
  * and several under QEMU's TCG. */
@@ -68,7 +69,7 @@ static void observe_knob(struct aw_ctx *ctx, const char *item)
 	char path[64];
 	long long v;
 	snprintf(path, sizeof(path), VM "%s", item);
-	int rc = mm_read_long(path, &v);
+	int rc = aw_read_ll(path, &v);
 	if (rc)
 		aw_unobserved(ctx, item, "reading %s: %s", path, aw_errname(rc));
 	else
@@ -77,7 +78,7 @@ static void observe_knob(struct aw_ctx *ctx, const char *item)
 
 static void observe_hint_floor(struct aw_ctx *ctx)
 {
-	void *p = mmap((void *)PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap((void *)aw_page_size(), aw_page_size(), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		aw_error(ctx, "hint_floor", "mmap: %s", aw_errname(errno));
 		return;
@@ -88,7 +89,7 @@ static void observe_hint_floor(struct aw_ctx *ctx)
 		aw_observe(ctx, "hint_floor", "%#lx", (unsigned long)(uintptr_t)p);
 	else
 		aw_unobserved(ctx, "hint_floor", "the hint was not used: placed at %p", p);
-	munmap(p, PAGE);
+	munmap(p, aw_page_size());
 }
 
 static struct aw_ctx *limits_ctx;
@@ -101,7 +102,7 @@ static int below_min_child(void *arg)
 		aw_error(limits_ctx, "below_min", "dropping CAP_SYS_RAWIO: %s", aw_errname(rc));
 		return 0;
 	}
-	void *p = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	void *p = mmap(NULL, aw_page_size(), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	aw_observe(limits_ctx, "below_min", "%s", p == MAP_FAILED ? aw_errname(errno) : "mapped");
 	return 0;
 }
@@ -141,7 +142,7 @@ static int map_count_child(void *arg)
 	}
 	int err = 0;
 	for (long i = 0; i <= 2L * MAP_COUNT_BOUND && !err; i++)
-		if (mmap(NULL, PAGE, i % 2 ? PROT_NONE : PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+		if (mmap(NULL, aw_page_size(), i % 2 ? PROT_NONE : PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
 			err = errno;
 	long lines = count_maps(buf, MAPS_BUF);
 	if (!err)
@@ -158,7 +159,7 @@ static int map_count_child(void *arg)
 static void observe_map_count(struct aw_ctx *ctx)
 {
 	long long max;
-	int rc = mm_read_long(VM "max_map_count", &max);
+	int rc = aw_read_ll(VM "max_map_count", &max);
 	if (rc) {
 		aw_skip(ctx, "map_count_errno", "reading vm.max_map_count: %s", aw_errname(rc));
 		aw_skip(ctx, "map_count_reached", "reading vm.max_map_count: %s", aw_errname(rc));

@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -18,7 +19,6 @@
 #include <sys/mman.h>
 
 #define LEN (1UL << 20)
-#define PAGE 4096UL
 
 static const struct aw_item map_stack_items[] = {
 	AW_OBS_ITEM("nohuge", "yes when a MAP_STACK anonymous mapping has the nh (VM_NOHUGEPAGE) flag in smaps",
@@ -33,14 +33,14 @@ static const struct aw_item map_stack_items[] = {
  * starts where it does.  Its address, or MAP_FAILED with errno. */
 static char *fenced_mapping(int extra_flags)
 {
-	char *r = mmap(NULL, LEN + 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *r = mmap(NULL, LEN + 2 * aw_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
 		return r;
-	char *p = mmap(r + PAGE, LEN, PROT_READ | PROT_WRITE,
+	char *p = mmap(r + aw_page_size(), LEN, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | extra_flags, -1, 0);
 	if (p == MAP_FAILED) {
 		int err = errno;
-		munmap(r, LEN + 2 * PAGE);
+		munmap(r, LEN + 2 * aw_page_size());
 		errno = err;
 	}
 	return p;

@@ -16,6 +16,7 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -182,7 +183,7 @@ static int scope_child(void *arg)
 static void memfd_run(struct aw_ctx *ctx)
 {
 	long long inherited;
-	int rc = mm_read_long(SYSCTL, &inherited);
+	int rc = aw_read_ll(SYSCTL, &inherited);
 
 	if (rc == -ENOENT)
 		aw_observe(ctx, "sysctl", "absent");

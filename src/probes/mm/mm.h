@@ -18,13 +18,6 @@ extern const struct aw_probe mm_limits_probes[];
 
 #define MM_HELPER "abiwatch-mm-m32"
 
-/* A whole file (/proc, /sys), NUL-terminated, malloc'd (free *text):
- * 0, or -errno. */
-int mm_read_text(const char *path, char **text, size_t *len);
-/* A sysctl or sysfs file holding one integer: 0 with *value, or -errno
- * (-EINVAL when it holds something else). */
-int mm_read_long(const char *path, long long *value);
-
 /* Observe the value of the kernel parameter name on /proc/cmdline as
  * item, or "none" when it is not there. */
 void mm_observe_boot_param(struct aw_ctx *ctx, const char *item, const char *name);

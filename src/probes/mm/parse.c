@@ -2,6 +2,7 @@
 /* The mm family's readers of kernel text (parse.h): each walks its
  * buffer line by line and never reads past len. */
 #include "parse.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -57,29 +58,20 @@ static bool graphic(const char *w, size_t wn)
 	return true;
 }
 
-static int hex_digit(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
-
 /* A maps/smaps range line "START-END ...": true with the start. */
 static bool range_start(const char *line, size_t n, unsigned long *start)
 {
 	unsigned long v = 0;
 	size_t i = 0;
-	for (; i < n && hex_digit(line[i]) >= 0; i++) {
+	for (; i < n && aw_hex_digit(line[i]) >= 0; i++) {
 		if (i >= 2 * sizeof(unsigned long))
 			return false;
-		v = v << 4 | (unsigned long)hex_digit(line[i]);
+		v = v << 4 | (unsigned long)aw_hex_digit(line[i]);
 	}
 	if (i == 0 || i >= n || line[i] != '-')
 		return false;
 	size_t j = ++i;
-	while (i < n && hex_digit(line[i]) >= 0)
+	while (i < n && aw_hex_digit(line[i]) >= 0)
 		i++;
 	if (i == j || i - j > 2 * sizeof(unsigned long) || i >= n || line[i] != ' ')
 		return false;
@@ -284,30 +276,3 @@ int mm_bracketed_word(const char *text, size_t len, char *word, size_t size)
 	return 0;
 }
 
-int mm_cmdline_param(const char *cmdline, size_t len, const char *name, char *value, size_t size)
-{
-	size_t at = 0, wn, nn = strlen(name);
-	const char *w, *found = NULL;
-	size_t found_n = 0;
-
-	/* The command line ends with '\n' in /proc/cmdline: a word ends there too. */
-	while (at < len) {
-		size_t end = at;
-		while (end < len && cmdline[end] != '\n')
-			end++;
-		size_t pos = at;
-		while (next_word(cmdline, end, &pos, &w, &wn))
-			if (wn > nn && memcmp(w, name, nn) == 0 && w[nn] == '=') {
-				found = w + nn + 1;
-				found_n = wn - nn - 1;
-			}
-		at = end + 1;
-	}
-	if (!found)
-		return -ENOENT;
-	if (found_n + 1 > size)
-		return -ENOSPC;
-	memcpy(value, found, found_n);
-	value[found_n] = '\0';
-	return 0;
-}

@@ -48,9 +48,4 @@ const struct mm_limit *mm_limits_find(const struct mm_limit *rows, size_t n, con
  * -ENOSPC when it does not fit. */
 int mm_bracketed_word(const char *text, size_t len, char *word, size_t size);
 
-/* The value of the last NAME=VALUE word of a kernel command line (the
- * one the kernel uses), into value.  0; -ENOENT when NAME= is not there;
- * -ENOSPC when the value does not fit. */
-int mm_cmdline_param(const char *cmdline, size_t len, const char *name, char *value, size_t size);
-
 #endif

@@ -21,6 +21,7 @@
 #include "lib/errname.h"
 #include "lib/proc.h"
 #include "lib/util.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ static void observe_threads_relation(struct aw_ctx *ctx, const struct mm_limit *
 	const char *item = "nproc_is_half_threads_max";
 	const struct mm_limit *l = mm_limits_find(table, n, "Max processes");
 	long long threads;
-	int rc = mm_read_long("/proc/sys/kernel/threads-max", &threads);
+	int rc = aw_read_ll("/proc/sys/kernel/threads-max", &threads);
 
 	if (!l || rc)
 		aw_unobserved(ctx, item, "%s", !l ? "no Max processes row" : aw_errname(rc));

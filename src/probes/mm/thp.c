@@ -13,7 +13,8 @@
 #include "layout.h"
 #include "parse.h"
 #include "lib/errname.h"
-#include "core/helper.h"
+#include "core/probe.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,14 +42,14 @@ static const struct aw_item thp_items[] = {
 static unsigned long pmd_size(void)
 {
 	long long v;
-	return mm_read_long(THP_SYSFS "hpage_pmd_size", &v) == 0 && v > 0 ? (unsigned long)v : MM_PMD_DEFAULT;
+	return aw_read_ll(THP_SYSFS "hpage_pmd_size", &v) == 0 && v > 0 ? (unsigned long)v : MM_PMD_DEFAULT;
 }
 
 static void observe_mode(struct aw_ctx *ctx)
 {
 	char *text = NULL, word[32];
 	size_t len = 0;
-	int read = mm_read_text(THP_SYSFS "enabled", &text, &len);
+	int read = aw_file_slurp(THP_SYSFS "enabled", &text, &len) == 0 ? 0 : -errno;
 	int rc = read ? read : mm_bracketed_word(text, len, word, sizeof(word));
 
 	free(text);

@@ -14,6 +14,7 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -7,7 +7,8 @@
  * EOVERFLOW where the size computation would overflow (113289cc086f).
  */
 #include "mq_util.h"
-#include "core/sysctl.h"
+#include "lib/caps.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -107,8 +108,8 @@ static void check_emfile(struct aw_ctx *ctx)
 
 static int raise_maxima(struct aw_ctx *ctx, long long msg_max, long long msgsize_max)
 {
-	int rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_MSG_MAX, msg_max);
-	return rc ? rc : aw_ipc_sysctl_write(ctx, MQU_KNOB_MSGSIZE_MAX, msgsize_max);
+	int rc = aw_sysctl_write_ll(ctx, MQU_KNOB_MSG_MAX, msg_max);
+	return rc ? rc : aw_sysctl_write_ll(ctx, MQU_KNOB_MSGSIZE_MAX, msgsize_max);
 }
 
 /* 2^16 x 2^24 bytes: 1 TiB, which overflows a 32-bit size_t (EOVERFLOW)
@@ -121,7 +122,7 @@ static void observe_overflow(struct aw_ctx *ctx, long long msg_max, long long ms
 
 	if (rc) {
 		aw_unobserved(ctx, o, "cannot raise msg_max/msgsize_max to %ld/%ld: %s",
-			      big.maxmsg, big.msgsize, aw_ipc_sysctl_strerror(rc));
+			      big.maxmsg, big.msgsize, aw_sysctl_strerror(rc));
 		raise_maxima(ctx, msg_max, msgsize_max);
 		return;
 	}
@@ -129,7 +130,7 @@ static void observe_overflow(struct aw_ctx *ctx, long long msg_max, long long ms
 	aw_observe(ctx, o, "%s", rc ? aw_errname(rc) : "none");
 	rc = raise_maxima(ctx, msg_max, msgsize_max);
 	if (rc)
-		aw_note(ctx, "restoring the maxima failed: %s", aw_ipc_sysctl_strerror(rc));
+		aw_note(ctx, "restoring the maxima failed: %s", aw_sysctl_strerror(rc));
 }
 
 static void attr_run(struct aw_ctx *ctx)
@@ -138,8 +139,8 @@ static void attr_run(struct aw_ctx *ctx)
 	int rc;
 
 	if ((rc = aw_drop_cap(CAP_SYS_RESOURCE)) != 0 ||
-	    (rc = aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &msg_max)) != 0 ||
-	    (rc = aw_ipc_sysctl_read(MQU_KNOB_MSGSIZE_MAX, &msgsize_max)) != 0) {
+	    (rc = aw_sysctl_read_ll(MQU_KNOB_MSG_MAX, &msg_max)) != 0 ||
+	    (rc = aw_sysctl_read_ll(MQU_KNOB_MSGSIZE_MAX, &msgsize_max)) != 0) {
 		aw_error_rest(ctx, "%s", aw_errname(rc));
 		return;
 	}

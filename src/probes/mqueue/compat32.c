@@ -13,7 +13,7 @@
  * compares with the native probes'.
  */
 #include "mq_util.h"
-#include "core/helper.h"
+#include "core/probe.h"
 
 #include <fcntl.h>
 #include <linux/capability.h>

@@ -10,7 +10,7 @@
  * meet exactly this.
  */
 #include "mq_util.h"
-#include "core/sysctl.h"
+#include "lib/procfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -119,7 +119,7 @@ static void observe_fresh(struct aw_ctx *ctx)
 
 	for (int i = 0; i < NKNOBS; i++) {
 		long long value;
-		int rc = aw_ipc_sysctl_read(knobs[i], &value);
+		int rc = aw_sysctl_read_ll(knobs[i], &value);
 		if (rc) {
 			aw_unobserved(ctx, fresh_obs[i], "reading in the new namespace: %s",
 				      aw_errname(rc));
@@ -150,11 +150,11 @@ static int ns_child(void *arg)
 	v->parent_q_rc = (int)mqu_rc(mq_open(PARENT_Q, O_RDONLY));
 	v->same_q_rc = mqu_open_new(SAME_Q, O_RDWR, 0600, &(struct mqu_shape){ 1, 16 });
 	v->child_q_rc = mqu_open_new(CHILD_Q, O_RDWR, 0600, &(struct mqu_shape){ 1, 16 });
-	v->write_rc = aw_ipc_sysctl_write(v->ctx, MQU_KNOB_MSG_MAX, 33);
+	v->write_rc = aw_sysctl_write_ll(v->ctx, MQU_KNOB_MSG_MAX, 33);
 	observe_mounts(v);
 	if (write(v->ready[1], "r", 1) != 1 || read(v->go[0], &c, 1) != 1)
 		return 1;
-	if (aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &v->msg_max_after) != 0)
+	if (aw_sysctl_read_ll(MQU_KNOB_MSG_MAX, &v->msg_max_after) != 0)
 		v->msg_max_after = -1;
 	return 0;
 }
@@ -191,9 +191,9 @@ static void parent_side(struct aw_ctx *ctx, struct nsview *v, int *sees_child, l
 	*sees_child = q < 0 ? q : 0;
 	if (q >= 0)
 		mq_close(q);
-	if (aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, mm) != 0)
+	if (aw_sysctl_read_ll(MQU_KNOB_MSG_MAX, mm) != 0)
 		*mm = -1;
-	aw_ipc_sysctl_write(ctx, MQU_KNOB_MSG_MAX, 44);
+	aw_sysctl_write_ll(ctx, MQU_KNOB_MSG_MAX, 44);
 }
 
 static int setup(struct aw_ctx *ctx, struct nsview *v, int *parent_q, int *same_q)
@@ -201,7 +201,7 @@ static int setup(struct aw_ctx *ctx, struct nsview *v, int *parent_q, int *same_
 	int rc = 0;
 
 	for (int i = 0; i < NKNOBS && rc == 0; i++)
-		rc = aw_ipc_sysctl_write(ctx, knobs[i], tuned[i]);
+		rc = aw_sysctl_write_ll(ctx, knobs[i], tuned[i]);
 	if (rc)
 		return rc;
 	*parent_q = mqu_open_new(PARENT_Q, O_RDWR, 0600, &(struct mqu_shape){ 1, 16 });
@@ -233,7 +233,7 @@ static void ipcns_run(struct aw_ctx *ctx)
 	pid_t pid = rc ? rc : aw_child_start(ns_child, v);
 	if (pid < 0) {
 		aw_error_rest(ctx, "tuning the knobs or starting the child: %s",
-			      rc == AW_IPC_SYSCTL_REFUSED ? aw_ipc_sysctl_strerror(rc) : aw_errname((int)pid));
+			      rc == AW_SYSCTL_REFUSED ? aw_sysctl_strerror(rc) : aw_errname((int)pid));
 		aw_shared_free(v, sizeof(*v));
 		return;
 	}
@@ -249,7 +249,7 @@ static void ipcns_run(struct aw_ctx *ctx)
 		aw_expect(ctx, "sysctls_isolated", v->write_rc == 0 && mm == 42 && v->msg_max_after == 33,
 			  "the child set msg_max 33 (%s), here it stayed %lld (expected 42); this "
 			  "namespace set 44, the child then read %lld (expected 33)",
-			  aw_ipc_sysctl_strerror(v->write_rc), mm, v->msg_max_after);
+			  aw_sysctl_strerror(v->write_rc), mm, v->msg_max_after);
 	}
 	if (parent_q >= 0)
 		mq_close(parent_q);

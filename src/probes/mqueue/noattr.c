@@ -7,7 +7,8 @@
  * (cef0184c115e).  Programs that never pass an attr rely on it.
  */
 #include "mq_util.h"
-#include "core/sysctl.h"
+#include "lib/caps.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -36,27 +37,27 @@ struct knobs {
 /* Set the knobs that exist; -errno (or the refusal) of the first failure. */
 static int set_knobs(struct aw_ctx *ctx, const struct knobs *k)
 {
-	int rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_MSG_MAX, k->msg_max);
+	int rc = aw_sysctl_write_ll(ctx, MQU_KNOB_MSG_MAX, k->msg_max);
 	if (!rc)
-		rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_MSGSIZE_MAX, k->msgsize_max);
+		rc = aw_sysctl_write_ll(ctx, MQU_KNOB_MSGSIZE_MAX, k->msgsize_max);
 	if (!rc && k->have_defaults)
-		rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_MSG_DEFAULT, k->msg_default);
+		rc = aw_sysctl_write_ll(ctx, MQU_KNOB_MSG_DEFAULT, k->msg_default);
 	if (!rc && k->have_defaults)
-		rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_MSGSIZE_DEFAULT, k->msgsize_default);
+		rc = aw_sysctl_write_ll(ctx, MQU_KNOB_MSGSIZE_DEFAULT, k->msgsize_default);
 	return rc;
 }
 
 static int read_knobs(struct knobs *k)
 {
-	int rc = aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &k->msg_max);
+	int rc = aw_sysctl_read_ll(MQU_KNOB_MSG_MAX, &k->msg_max);
 	if (!rc)
-		rc = aw_ipc_sysctl_read(MQU_KNOB_MSGSIZE_MAX, &k->msgsize_max);
-	k->have_defaults = aw_ipc_sysctl_exists(MQU_KNOB_MSG_DEFAULT) &&
-			   aw_ipc_sysctl_exists(MQU_KNOB_MSGSIZE_DEFAULT);
+		rc = aw_sysctl_read_ll(MQU_KNOB_MSGSIZE_MAX, &k->msgsize_max);
+	k->have_defaults = aw_sysctl_exists(MQU_KNOB_MSG_DEFAULT) &&
+			   aw_sysctl_exists(MQU_KNOB_MSGSIZE_DEFAULT);
 	if (!rc && k->have_defaults)
-		rc = aw_ipc_sysctl_read(MQU_KNOB_MSG_DEFAULT, &k->msg_default);
+		rc = aw_sysctl_read_ll(MQU_KNOB_MSG_DEFAULT, &k->msg_default);
 	if (!rc && k->have_defaults)
-		rc = aw_ipc_sysctl_read(MQU_KNOB_MSGSIZE_DEFAULT, &k->msgsize_default);
+		rc = aw_sysctl_read_ll(MQU_KNOB_MSGSIZE_DEFAULT, &k->msgsize_default);
 	return rc;
 }
 
@@ -113,7 +114,7 @@ static void trial_defaults_lowered(struct aw_ctx *ctx, const struct knobs *init,
 	int rc = trial(ctx, init, &k, &t->got);
 	if (rc)
 		aw_note(ctx, "trial with msg_default 3, msgsize_default 1024: %s",
-			aw_ipc_sysctl_strerror(rc));
+			aw_sysctl_strerror(rc));
 	t->done = rc == 0;
 }
 
@@ -129,7 +130,7 @@ static void trial_maxima_raised(struct aw_ctx *ctx, const struct knobs *init,
 	int rc = trial(ctx, init, &k, &t->got);
 	if (rc)
 		aw_note(ctx, "trial with msg_max %ld, msgsize_max %ld: %s",
-			t->set.maxmsg, t->set.msgsize, aw_ipc_sysctl_strerror(rc));
+			t->set.maxmsg, t->set.msgsize, aw_sysctl_strerror(rc));
 	t->done = rc == 0;
 }
 
@@ -175,7 +176,7 @@ static void check_clamp(struct aw_ctx *ctx, const struct knobs *init)
 	int rc = trial(ctx, init, &k, &got);
 	if (rc) {
 		aw_error(ctx, "clamp", "setting knobs or creating the queue: %s",
-			 aw_ipc_sysctl_strerror(rc));
+			 aw_sysctl_strerror(rc));
 		return;
 	}
 	aw_expect(ctx, "clamp", mqu_shape_eq(&got, &want),

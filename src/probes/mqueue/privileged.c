@@ -9,7 +9,8 @@
  * full root (e.g. in a VM) and is skipped elsewhere.
  */
 #include "mq_util.h"
-#include "core/sysctl.h"
+#include "lib/caps.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -98,11 +99,11 @@ static void observe_queue_limits(struct aw_ctx *ctx)
 {
 	const struct mqu_shape small = { 1, 128 };
 	char name[32];
-	int rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_QUEUES_MAX, 1), n;
+	int rc = aw_sysctl_write_ll(ctx, MQU_KNOB_QUEUES_MAX, 1), n;
 
 	if (rc) {
-		aw_unobserved(ctx, "queues_max_bypass", "setting queues_max: %s", aw_ipc_sysctl_strerror(rc));
-		aw_unobserved(ctx, "queues_ceiling", "setting queues_max: %s", aw_ipc_sysctl_strerror(rc));
+		aw_unobserved(ctx, "queues_max_bypass", "setting queues_max: %s", aw_sysctl_strerror(rc));
+		aw_unobserved(ctx, "queues_ceiling", "setting queues_max: %s", aw_sysctl_strerror(rc));
 		aw_unobserved(ctx, "ceiling_era", "no ceiling was observed");
 		return;
 	}
@@ -146,8 +147,8 @@ static void privileged_run(struct aw_ctx *ctx)
 	}
 	/* So that only the attribute checks can refuse a queue. */
 	if (setrlimit(RLIMIT_MSGQUEUE, &inf) != 0 ||
-	    aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &msg_max) != 0 ||
-	    aw_ipc_sysctl_read(MQU_KNOB_MSGSIZE_MAX, &msgsize_max) != 0) {
+	    aw_sysctl_read_ll(MQU_KNOB_MSG_MAX, &msg_max) != 0 ||
+	    aw_sysctl_read_ll(MQU_KNOB_MSGSIZE_MAX, &msgsize_max) != 0) {
 		aw_error_rest(ctx, "%s", "raising RLIMIT_MSGQUEUE or reading the maxima failed");
 		return;
 	}

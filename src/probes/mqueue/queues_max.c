@@ -6,7 +6,7 @@
  * a queue per client meet it (queues_max 256 is the default).
  */
 #include "mq_util.h"
-#include "core/sysctl.h"
+#include "lib/caps.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -49,9 +49,9 @@ static void queues_max_run(struct aw_ctx *ctx)
 		aw_error(ctx, c, "dropping CAP_SYS_RESOURCE: %s", aw_errname(rc));
 		return;
 	}
-	rc = aw_ipc_sysctl_write(ctx, MQU_KNOB_QUEUES_MAX, LIMIT);
+	rc = aw_sysctl_write_ll(ctx, MQU_KNOB_QUEUES_MAX, LIMIT);
 	if (rc) {
-		aw_error(ctx, c, "setting queues_max to %d: %s", LIMIT, aw_ipc_sysctl_strerror(rc));
+		aw_error(ctx, c, "setting queues_max to %d: %s", LIMIT, aw_sysctl_strerror(rc));
 		return;
 	}
 	/* The queues stay: each one counts until the namespace dies. */

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #endif
 #include "mq_util.h"
+#include "lib/caps.h"
 
 #include <errno.h>
 #include <linux/capability.h>

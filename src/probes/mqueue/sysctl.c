@@ -8,7 +8,7 @@
  * runtimes write these; a narrowed range fails their writes.
  */
 #include "mq_util.h"
-#include "core/sysctl.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,10 +47,10 @@ struct writer {
 static int accepts(long long x, void *arg)
 {
 	struct writer *w = arg;
-	int rc = aw_ipc_sysctl_write(w->ctx, w->path, x);
+	int rc = aw_sysctl_write_ll(w->ctx, w->path, x);
 
 	if (rc != 0 && rc != -EINVAL)
-		return rc == AW_IPC_SYSCTL_REFUSED ? -EPERM : rc;
+		return rc == AW_SYSCTL_REFUSED ? -EPERM : rc;
 	return (rc == 0) != w->invert;
 }
 
@@ -96,7 +96,7 @@ static void probe_knob(struct aw_ctx *ctx, const char *knob)
 	snprintf(obs[0], sizeof(obs[0]), "%s.initial", knob);
 	snprintf(obs[1], sizeof(obs[1]), "%s.min", knob);
 	snprintf(obs[2], sizeof(obs[2]), "%s.max", knob);
-	int rc = aw_ipc_sysctl_read(w.path, &initial);
+	int rc = aw_sysctl_read_ll(w.path, &initial);
 	if (rc) {
 		const char *why = rc == -ENOENT ? "no such knob on this kernel" : aw_errname(rc);
 		for (int i = 0; i < 3; i++)
@@ -107,9 +107,9 @@ static void probe_knob(struct aw_ctx *ctx, const char *knob)
 	search_min(&w, obs[1], initial);
 	search_max(&w, obs[2], initial);
 	/* Later knobs must see the namespace as it was. */
-	rc = aw_ipc_sysctl_write(ctx, w.path, initial);
+	rc = aw_sysctl_write_ll(ctx, w.path, initial);
 	if (rc)
-		aw_note(ctx, "restoring %s to %lld: %s", knob, initial, aw_ipc_sysctl_strerror(rc));
+		aw_note(ctx, "restoring %s to %lld: %s", knob, initial, aw_sysctl_strerror(rc));
 }
 
 static void sysctl_run(struct aw_ctx *ctx)

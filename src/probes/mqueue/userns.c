@@ -15,7 +15,7 @@
  * bytes and two do not, whatever the per-message overhead (< 3800 bytes).
  */
 #include "mq_util.h"
-#include "core/sysctl.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -77,8 +77,8 @@ static int act(struct plan *p)
 		return mqu_try_create(TRY_Q, &charged, NULL);
 	case ACT_SYSCTL:
 		p->owner = stat("/proc/sys/" MQU_KNOB_MSG_MAX, &st) == 0 ? (long long)st.st_uid : -1;
-		int rc = aw_ipc_sysctl_write(p->ctx, MQU_KNOB_MSG_MAX, 20);
-		if (rc == 0 && aw_ipc_sysctl_read(MQU_KNOB_MSG_MAX, &p->value) != 0)
+		int rc = aw_sysctl_write_ll(p->ctx, MQU_KNOB_MSG_MAX, 20);
+		if (rc == 0 && aw_sysctl_read_ll(MQU_KNOB_MSG_MAX, &p->value) != 0)
 			p->value = -1;
 		return rc;
 	}
@@ -152,7 +152,7 @@ static void observe_write(struct aw_ctx *ctx, const char *obs, struct plan *sh,
 	else if (sh->rc == 0)
 		aw_observe(ctx, obs, "%s", sh->value == 20 ? "yes" : "accepted, not applied");
 	else
-		aw_observe(ctx, obs, "%s", sh->rc == AW_IPC_SYSCTL_REFUSED ? "refused by abiwatch" :
+		aw_observe(ctx, obs, "%s", sh->rc == AW_SYSCTL_REFUSED ? "refused by abiwatch" :
 			   aw_errname(sh->rc));
 }
 

@@ -22,6 +22,8 @@
 #include "lib/util.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
+#include "lib/mountinfo.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -50,19 +52,16 @@ static const struct aw_item v2_items[] = {
 /* A mount point of cgroup2 whose root is the hierarchy's root, or NULL. */
 static char *cgroup2_mount(void)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, *found = NULL;
-	size_t cap = 0;
-	while (f && !found && getline(&line, &cap, f) > 0) {
-		char root[4096], point[4096];
-		const char *dash = strstr(line, " - cgroup2 ");
-		if (dash && sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) == 2 &&
-		    strcmp(root, "/") == 0)
-			found = xstrdup(point);
-	}
-	free(line);
-	if (f)
-		fclose(f);
+	struct aw_mount *m;
+	size_t n;
+	char *found = NULL;
+
+	if (aw_mountinfo_read("/proc/self/mountinfo", &m, &n) != 0)
+		return NULL;
+	for (size_t i = 0; i < n && !found; i++)
+		if (strcmp(m[i].fstype, "cgroup2") == 0 && strcmp(m[i].root, "/") == 0)
+			found = xstrdup(m[i].point);
+	aw_mountinfo_free(m, n);
 	return found;
 }
 

@@ -17,6 +17,7 @@
 #include "lib/util.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -153,19 +154,12 @@ static void machine_run(struct aw_ctx *ctx)
 {
 	char *text = NULL;
 	size_t len;
-	long long kib = -1;
+	long long kib = aw_mem_total_kib();
 
-	if (aw_file_slurp("/proc/meminfo", &text, &len) == 0) {
-		const char *m = strstr(text, "MemTotal:");
-		if (m)
-			kib = strtoll(m + 9, NULL, 10);
-	}
-	free(text);
 	if (kib > 0)
 		aw_observe_long(ctx, "memory_kib", kib);
 	else
 		aw_unobserved(ctx, "memory_kib", "no MemTotal in /proc/meminfo");
-	text = NULL;
 	long cpus = aw_file_slurp("/sys/devices/system/cpu/possible", &text, &len) == 0
 			    ? count_cpu_list(text) : -1;
 	free(text);

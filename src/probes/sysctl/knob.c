@@ -11,7 +11,7 @@
  * automount (fs.binfmt_misc).  Writes happen only in children that made
  * new network, IPC and UTS namespaces (or a new user namespace) and
  * checked that they did, and only for knobs those namespaces own
- * (sc_knob_scope()).  A user namespace is no protection by itself (its
+ * (aw_sysctl_scope()).  A user namespace is no protection by itself (its
  * root is the host's root, who may write global knobs from it), so the
  * list of knobs is what keeps the host unchanged.  Global knobs are written back only inside an
  * `abiwatch vm` guest (aw_in_vm_guest()), which is thrown away.
@@ -21,7 +21,7 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
-#include "core/registry.h"
+#include "lib/procfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -275,36 +275,27 @@ static void walk_dir(struct walk *w, int fd, const char *prefix, int depth)
 
 /* ---- writing back ---- */
 
-static ino_t ns_ino(const char *ns)
-{
-	char path[64];
-	struct stat st;
-	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
-	return stat(path, &st) == 0 ? st.st_ino : 0;
-}
-
-static char *knob_path(const char *knob)
-{
-	char *path = xasprintf("/proc/sys/%s", knob);
-	for (char *p = path + strlen("/proc/sys/"); *p; p++)
-		if (*p == '.')
-			*p = '/';
-	return path;
-}
-
 /* Write back what a knob reads now, in one write(2) from offset 0 (as
  * kernel.sysctl_writes_strict wants), and say how it went. */
 static void write_back(struct aw_ctx *ctx, const char *knob)
 {
 	static char buf[READ_CAP], after[READ_CAP];
 	char obs[512];
-	char *path = knob_path(knob);
+	char *path = aw_sysctl_path(knob);
 	ssize_t n = read_knob(AT_FDCWD, path, buf, sizeof(buf));
 
 	snprintf(obs, sizeof(obs), "%s.writeback", knob);
 	if (n <= 0) {
 		aw_unobserved(ctx, obs, n == 0 ? "reads empty: nothing to write back"
 					       : "read: %s", aw_errname((int)-n));
+		free(path);
+		return;
+	}
+	/* The guard of every sysctl write (core/probe.h): a knob of a
+	 * namespace the writer does not own is never opened for writing. */
+	int refused = aw_sysctl_may_write(ctx, knob);
+	if (refused) {
+		aw_unobserved(ctx, obs, "not tried: %s", aw_sysctl_strerror(refused));
 		free(path);
 		return;
 	}
@@ -329,16 +320,16 @@ struct writer {
 	struct aw_ctx *ctx;
 	char **knobs;
 	size_t n;
-	enum sc_scope scope;
+	enum aw_sysctl_scope scope;
 };
 
 static void write_back_scope(struct writer *wr)
 {
 	for (size_t i = 0; i < wr->n; i++) {
-		enum sc_scope s = sc_knob_scope(wr->knobs[i]);
+		enum aw_sysctl_scope s = aw_sysctl_scope(wr->knobs[i]);
 		const char *why = sc_writeback_skip(wr->knobs[i]);
 		char obs[512];
-		if (wr->scope == SC_USER ? s != SC_USER : (s == SC_USER || s == SC_GLOBAL))
+		if (wr->scope == AW_SCOPE_USER ? s != AW_SCOPE_USER : (s == AW_SCOPE_USER || s == AW_SCOPE_GLOBAL))
 			continue;
 		snprintf(obs, sizeof(obs), "%s.writeback", wr->knobs[i]);
 		if (why)
@@ -352,16 +343,12 @@ static void write_back_scope(struct writer *wr)
 static int net_ipc_uts_writer(void *arg)
 {
 	struct writer *wr = arg;
-	static const char *const nss[] = { "net", "ipc", "uts" };
-	ino_t before[3];
-	for (int i = 0; i < 3; i++)
-		before[i] = ns_ino(nss[i]);
 	if (unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) != 0)
 		return 10;
-	for (int i = 0; i < 3; i++)
-		if (!before[i] || ns_ino(nss[i]) == before[i])
-			return 11;
-	wr->scope = SC_NET;
+	if (!aw_private_ns(wr->ctx, AW_SCOPE_NET) || !aw_private_ns(wr->ctx, AW_SCOPE_IPC) ||
+	    !aw_private_ns(wr->ctx, AW_SCOPE_UTS))
+		return 11;
+	wr->scope = AW_SCOPE_NET;
 	write_back_scope(wr);
 	return 0;
 }
@@ -372,13 +359,11 @@ static int net_ipc_uts_writer(void *arg)
 static int user_writer(void *arg)
 {
 	struct writer *wr = arg;
-	ino_t before = ns_ino("user");
-
 	if (aw_enter_userns(0) != 0)
 		return 10;
-	if (!before || ns_ino("user") == before)
+	if (!aw_private_ns(wr->ctx, AW_SCOPE_USER))
 		return 11;
-	wr->scope = SC_USER;
+	wr->scope = AW_SCOPE_USER;
 	write_back_scope(wr);
 	return 0;
 }
@@ -388,9 +373,9 @@ static void report_writer(struct aw_ctx *ctx, struct writer *wr, int rc, const c
 	if (rc == 0)
 		return;
 	for (size_t i = 0; i < wr->n; i++) {
-		enum sc_scope s = sc_knob_scope(wr->knobs[i]);
+		enum aw_sysctl_scope s = aw_sysctl_scope(wr->knobs[i]);
 		char obs[512];
-		if ((wr->scope == SC_USER) != (s == SC_USER) || s == SC_GLOBAL)
+		if ((wr->scope == AW_SCOPE_USER) != (s == AW_SCOPE_USER) || s == AW_SCOPE_GLOBAL)
 			continue;
 		snprintf(obs, sizeof(obs), "%s.writeback", wr->knobs[i]);
 		/* a second report of a name is harmless: the worse one stays */
@@ -406,7 +391,7 @@ static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char obs[512];
 		const char *why = sc_writeback_skip(knobs[i]);
-		if (sc_knob_scope(knobs[i]) != SC_GLOBAL)
+		if (aw_sysctl_scope(knobs[i]) != AW_SCOPE_GLOBAL)
 			continue;
 		snprintf(obs, sizeof(obs), "%s.writeback", knobs[i]);
 		if (why)
@@ -464,7 +449,7 @@ static void knob_run(struct aw_ctx *ctx)
 
 	struct writer wr = { .ctx = ctx, .knobs = w.writable, .n = w.nwritable };
 	report_writer(ctx, &wr, aw_child_run(net_ipc_uts_writer, &wr, 20000), "new namespaces");
-	wr.scope = SC_USER;
+	wr.scope = AW_SCOPE_USER;
 	report_writer(ctx, &wr, aw_child_run(user_writer, &wr, 20000), "a new user namespace");
 	if (aw_in_vm_guest())
 		write_back_global(ctx, w.writable, w.nwritable);

@@ -12,21 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Where a knob's value lives, so where writing it is safe. */
-enum sc_scope {
-	SC_GLOBAL, /* the whole machine: never written on the host */
-	SC_NET,    /* the network namespace */
-	SC_IPC,    /* the IPC namespace */
-	SC_UTS,    /* the UTS namespace */
-	SC_USER,   /* the user namespace */
-};
-
-/* The scope of a knob by its dotted name ("net.ipv4.ip_forward").  Only
- * what ipc/ipc_sysctl.c, ipc/mq_sysctl.c, kernel/utsname_sysctl.c,
- * kernel/ucount.c and the per-netns tables register is namespaced;
- * kernel.pid_max (per PID namespace only since 6.14) counts as global. */
-enum sc_scope sc_knob_scope(const char *name);
-
 /* Why a knob's value is not recorded (it changes at every read or boot,
  * it is a secret, it is the host's configuration), or NULL. */
 const char *sc_value_skip(const char *name);

@@ -24,30 +24,6 @@ static const char *first_match(const struct why *list, size_t n, const char *nam
 	return NULL;
 }
 
-/* ipc/ipc_sysctl.c and ipc/mq_sysctl.c: the System V and POSIX IPC limits
- * and the checkpoint/restore next ids. */
-static const char *const ipc_knobs[] = {
-	"kernel.shmmax", "kernel.shmall", "kernel.shmmni", "kernel.shm_rmid_forced",
-	"kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.auto_msgmni",
-	"kernel.sem", "kernel.msg_next_id", "kernel.sem_next_id", "kernel.shm_next_id",
-};
-
-enum sc_scope sc_knob_scope(const char *name)
-{
-	if (strncmp(name, "net.", 4) == 0)
-		return SC_NET;
-	if (strncmp(name, "fs.mqueue.", 10) == 0)
-		return SC_IPC;
-	for (size_t i = 0; i < AW_ARRAY_SIZE(ipc_knobs); i++)
-		if (strcmp(name, ipc_knobs[i]) == 0)
-			return SC_IPC;
-	if (strcmp(name, "kernel.hostname") == 0 || strcmp(name, "kernel.domainname") == 0)
-		return SC_UTS;
-	if (strncmp(name, "user.", 5) == 0)
-		return SC_USER;
-	return SC_GLOBAL;
-}
-
 static const struct why value_skips[] = {
 	{ "kernel.random.uuid", "a new random UUID at every read" },
 	{ "kernel.random.boot_id", "a new random UUID at every boot" },

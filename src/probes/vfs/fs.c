@@ -12,6 +12,7 @@
 #include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/caps.h"
 
 #include <errno.h>
 #include <fcntl.h>

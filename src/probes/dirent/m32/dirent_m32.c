@@ -16,7 +16,6 @@
  * prefix, as lines of the probe protocol on stdout (lib/wire.h).
  */
 #undef _FILE_OFFSET_BITS
-#include "core/i386.h"
 #include "lib/errname.h"
 #include "lib/wire.h"
 #include "probes/dirent/scan.h"
@@ -139,8 +138,7 @@ static void observe(const struct ds_scan *s, unsigned long long expect)
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
-		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
+	aw_helper_hello(argc, argv);
 	if (argc != 4)
 		report_error("usage: abiwatch-dirent-m32 FD MAX EXPECT", EINVAL);
 	int dirfd = (int)parse_arg(argv[1], "FD");

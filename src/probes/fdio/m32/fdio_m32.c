@@ -12,7 +12,6 @@
  * i386 too.  It reports the epoll probe's compat32.* items, without the
  * prefix, as lines of the probe protocol on stdout (lib/wire.h).
  */
-#include "core/i386.h"
 #include "lib/errname.h"
 #include "lib/wire.h"
 
@@ -106,8 +105,7 @@ int main(int argc, char **argv)
 {
 	int pipes[2][2];
 
-	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
-		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
+	aw_helper_hello(argc, argv);
 	if (argc != 1) {
 		fprintf(stderr, "usage: abiwatch-fdio-m32 [--hello]\n");
 		return 2;

@@ -11,7 +11,6 @@
  *   abiwatch-mm-m32 thp PMD   pmd_multiple, non_multiple, not_forced
  *   abiwatch-mm-m32 gap       gap, gap_prot_none
  */
-#include "core/i386.h"
 #include "lib/errname.h"
 #include "lib/wire.h"
 #include "probes/mm/layout.h"
@@ -70,8 +69,7 @@ static void gap(const char *item, int prot)
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
-		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
+	aw_helper_hello(argc, argv);
 	if (argc == 3 && strcmp(argv[1], "thp") == 0)
 		return thp(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "gap") == 0) {

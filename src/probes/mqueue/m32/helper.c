@@ -17,7 +17,6 @@
  * from here); --make names one to create here and leave for the probe.
  * It runs in the probe's namespaces and writes no sysctl.
  */
-#include "core/i386.h"
 #include "lib/errname.h"
 #include "lib/wire.h"
 #include "probes/mqueue/mq_util.h"
@@ -26,6 +25,7 @@
  * source. */
 #include "lib/signals.c"
 #include "probes/mqueue/mq_util.c"
+#include "lib/procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -376,19 +376,6 @@ static void notification(void)
 
 /* ---- limits ---- */
 
-static long read_knob(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 static bool holds_sys_resource(void)
 {
 	FILE *f = fopen("/proc/self/status", "r");
@@ -411,7 +398,8 @@ static int try_shape(long maxmsg, long msgsize)
 static void limits(void)
 {
 	struct mq_attr a = { 0 };
-	long msg_max = read_knob("/proc/sys/fs/mqueue/msg_max");
+	long long msg_max = -1;
+	aw_sysctl_read_ll("fs.mqueue.msg_max", &msg_max);
 	int q = mqu_open_new("/aw_m32_lim", O_RDWR, 0600, NULL);
 	int rc = q < 0 ? q : mqu_rc(mq_getattr(q, &a));
 
@@ -431,7 +419,7 @@ static void limits(void)
 		aw_out_skip("limits.einval_above_msg_max", "cannot read /proc/sys/fs/mqueue/msg_max");
 	else
 		aw_out_expect("limits.einval_above_msg_max", try_shape(msg_max + 1, 128) == -EINVAL,
-			      "maxmsg %ld (msg_max + 1): %s", msg_max + 1, aw_errname(try_shape(msg_max + 1, 128)));
+			      "maxmsg %lld (msg_max + 1): %s", msg_max + 1, aw_errname(try_shape(msg_max + 1, 128)));
 	rc = mqu_rlimit_set_soft(8192);
 	int big = rc ? rc : try_shape(2, 8192);
 	mqu_rlimit_restore_soft();
@@ -485,8 +473,7 @@ static const char *arg_after(int argc, char **argv, const char *opt)
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && strcmp(argv[1], "--hello") == 0)
-		return puts(AW_HELPER_HELLO) < 0 || fflush(stdout) != 0;
+	aw_helper_hello(argc, argv);
 
 	attrs();
 	foreign(arg_after(argc, argv, "--foreign"));
