@@ -47,17 +47,17 @@ struct probe_command {
 int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 		 const char *const *formats, struct probe_command *pc);
 
-/* Family options get getopt codes from FAMILY_OPT up, in table order. */
+/* A family option's getopt code is FAMILY_OPT plus its index in the table. */
 #define FAMILY_OPT 0x1000
 
 /* A command's own options, then --timeout (code 't') and every family's
- * option, then the terminator; *params maps codes to the families'
- * options.  Both malloc'd. */
-struct option *probes_option_table(const struct option *own, size_t nown,
-				   const struct aw_param ***params);
-/* Take --timeout or a family option.  0, or the usage status. */
-int probes_option(const char *cmd, int c, const char *arg,
-		  const struct aw_param *const *params, struct probe_options *po);
+ * option (--FAMILY-NAME, and its alias where it has one), then the
+ * terminator; free it with probes_option_table_free(). */
+struct option *probes_option_table(const struct option *own, size_t nown);
+void probes_option_table_free(struct option *opts);
+/* Take --timeout or a family option of opts.  0, or the usage status. */
+int probes_option(const char *cmd, int c, const char *arg, const struct option *opts,
+		  struct probe_options *po);
 /* The families' options, as a --help section. */
 void probes_options_help(FILE *out);
 /* Apply the family options to the selection (narrowing it, adding the

@@ -5,6 +5,7 @@
 #include "core/registry.h"
 #include "lib/util.h"
 #include "lib/caps.h"
+#include "core/params.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -33,6 +34,12 @@ static void print_needs(const struct aw_probe *p)
 	}
 	for (const char *const *f = p->needs.files; f && *f; f++)
 		printf("      needs: %s\n", *f);
+	if (p->needs.vm_guest)
+		printf("      needs: the VM guest (%s)\n", p->needs.vm_guest);
+	if (p->needs.userns)
+		printf("      needs: user namespaces\n");
+	if (p->needs.i386)
+		printf("      needs: i386 programs\n");
 	for (const char *const *k = p->needs.kconfig; k && *k; k++)
 		printf("      kconfig: %s\n", *k);
 	for (const char *const *t = p->tags; t && *t; t++)
@@ -43,9 +50,13 @@ static void print_family(const struct aw_family *f)
 {
 	printf("%-42s %s\n", f->name, f->summary);
 	for (const struct aw_param *p = f->params; p && p->name; p++) {
-		char *left = xasprintf("--%s %s", p->name, p->metavar);
+		char *opt = aw_param_spelling(f, p);
+		char *left = xasprintf("--%s %s", opt, p->metavar);
 		printf("  option %-33s %s\n", left, p->help);
+		if (p->alias)
+			printf("         %-33s (also --%s)\n", "", p->alias);
 		free(left);
+		free(opt);
 	}
 }
 

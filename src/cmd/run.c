@@ -48,29 +48,39 @@ struct run_args {
 	size_t nglobs;
 };
 
-struct option *probes_option_table(const struct option *own, size_t nown,
-				   const struct aw_param ***params_out)
+/* One getopt entry of a family option: its spelling is malloc'd. */
+static void add_option(struct option **opts, size_t *n, char *spelling)
+{
+	*opts = xrealloc(*opts, (*n + 2) * sizeof(**opts));
+	(*opts)[*n] = (struct option){ spelling, required_argument, NULL, FAMILY_OPT + (int)*n };
+	(*n)++;
+}
+
+struct option *probes_option_table(const struct option *own, size_t nown)
 {
 	static const struct option timeout = { "timeout", required_argument, NULL, 't' };
 	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams), n = nown + 1, np = 0;
+	size_t nfam = aw_families(&fams), n = nown + 1;
 	struct option *opts = xcalloc(n + 1, sizeof(*opts));
-	const struct aw_param **params = NULL;
 
 	memcpy(opts, own, nown * sizeof(*own));
 	opts[nown] = timeout;
-	for (size_t f = 0; f < nfam; f++) {
+	for (size_t f = 0; f < nfam; f++)
 		for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
-			opts = xrealloc(opts, (n + 2) * sizeof(*opts));
-			opts[n++] = (struct option){ p->name, required_argument, NULL,
-						     FAMILY_OPT + (int)np };
-			params = xrealloc(params, (np + 1) * sizeof(*params));
-			params[np++] = p;
+			add_option(&opts, &n, aw_param_spelling(fams[f], p));
+			if (p->alias)
+				add_option(&opts, &n, xstrdup(p->alias));
 		}
-	}
 	memset(&opts[n], 0, sizeof(opts[n]));
-	*params_out = params;
 	return opts;
+}
+
+void probes_option_table_free(struct option *opts)
+{
+	for (struct option *o = opts; o->name; o++)
+		if (o->val >= FAMILY_OPT)
+			free((char *)o->name);
+	free(opts);
 }
 
 void probes_options_help(FILE *out)
@@ -83,25 +93,30 @@ void probes_options_help(FILE *out)
 			continue;
 		fprintf(out, "\nOptions of the %s family:\n", fams[f]->name);
 		for (const struct aw_param *p = fams[f]->params; p->name; p++) {
-			char *left = xasprintf("--%s %s", p->name, p->metavar);
+			char *opt = aw_param_spelling(fams[f], p);
+			char *left = xasprintf("--%s %s", opt, p->metavar);
 			/* A long one gets a line of its own. */
 			if (strlen(left) >= 22)
 				fprintf(out, "      %s\n      %-22s%s\n", left, "", p->help);
 			else
 				fprintf(out, "      %-22s%s\n", left, p->help);
+			if (p->alias)
+				fprintf(out, "      %-22s(also --%s, its older spelling)\n", "", p->alias);
 			free(left);
+			free(opt);
 		}
 	}
 }
 
-int probes_option(const char *cmd, int c, const char *arg,
-		  const struct aw_param *const *params, struct probe_options *po)
+int probes_option(const char *cmd, int c, const char *arg, const struct option *opts,
+		  struct probe_options *po)
 {
 	char *why = NULL;
 	if (c == 't')
 		return parse_seconds(cmd, "--timeout", arg, &po->timeout_s);
-	if (aw_params_add(&po->params, params[c - FAMILY_OPT]->name, arg, &why) != 0) {
-		int rc = usage_error(cmd, "--%s %s: %s", params[c - FAMILY_OPT]->name, arg, why);
+	const char *spelling = opts[c - FAMILY_OPT].name;
+	if (aw_params_add(&po->params, spelling, arg, &why) != 0) {
+		int rc = usage_error(cmd, "--%s %s: %s", spelling, arg, why);
 		free(why);
 		return rc;
 	}
@@ -116,8 +131,7 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 	};
-	const struct aw_param **params;
-	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own), &params);
+	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own));
 	int c, rc = 0;
 
 	optind = 1;
@@ -137,11 +151,10 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 			rc = parse_format(cmd, optarg, formats, &pc->format);
 		} else {
 			pc->probe_options = true;
-			rc = probes_option(cmd, c, optarg, params, &pc->probes);
+			rc = probes_option(cmd, c, optarg, opts, &pc->probes);
 		}
 	}
-	free(opts);
-	free(params);
+	probes_option_table_free(opts);
 	return rc;
 }
 

@@ -16,6 +16,7 @@ struct aw_ctx {
 	int host_dirfd;       /* a fresh subdirectory of struct aw_probe.host_path */
 	const char *host_dirname; /* its name there */
 	const struct aw_probe *probe;
+	const struct aw_family *family; /* the probe's */
 	struct aw_record *record; /* what was reported, shared by the probe's processes */
 	const struct aw_params *params; /* the family options of the run */
 };

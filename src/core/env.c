@@ -80,17 +80,35 @@ static int try_userns(void *arg)
 	return rc ? -rc : 0;
 }
 
-/* "yes", or "no: why" (malloc'd). */
-static char *userns_allowed(void)
+/* Why a user namespace cannot be made here (malloc'd), or NULL. */
+static char *userns_refusal(void)
 {
 	int st = aw_child_run(try_userns, NULL, USERNS_TIMEOUT_MS);
 	if (st == 0)
-		return xstrdup("yes");
+		return NULL;
 	if (st < 0)
-		return xasprintf("no: the child could not run: %s", aw_errname(st));
+		return xasprintf("the child could not run: %s", aw_errname(st));
 	if (st > 0 && st < 128)
-		return xasprintf("no: unshare(CLONE_NEWUSER) or its id maps: %s", aw_errname(-st));
-	return xasprintf("no: the child ended with status %d", st);
+		return xasprintf("unshare(CLONE_NEWUSER) or its id maps: %s", aw_errname(-st));
+	return xasprintf("the child ended with status %d", st);
+}
+
+const char *aw_userns_refused(void)
+{
+	static bool decided;
+	static char *why;
+	if (!decided) {
+		why = userns_refusal();
+		decided = true;
+	}
+	return why;
+}
+
+/* "yes", or "no: why" (malloc'd). */
+static char *userns_allowed(void)
+{
+	const char *why = aw_userns_refused();
+	return why ? xasprintf("no: %s", why) : xstrdup("yes");
 }
 
 /* MemTotal of /proc/meminfo in bytes, as text; "unknown" without it. */

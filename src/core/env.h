@@ -29,6 +29,11 @@ void aw_env_set(struct aw_env *env, const char *key, const char *value);
 const char *aw_env_get(const struct aw_env *env, const char *key);
 void aw_env_free(struct aw_env *env);
 
+/* NULL when an unprivileged process may make a user namespace here (as
+ * lib/child.h's aw_enter_userns() makes the probes'), else why not:
+ * decided once per run, in a child, and recorded as env.userns. */
+const char *aw_userns_refused(void);
+
 /* Whether this process holds cap in its effective set.  Privilege is
  * always decided this way, never from the uid. */
 bool aw_cap_effective(int cap);

@@ -11,18 +11,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct aw_param *aw_param_find(const char *name, const struct aw_family **family)
+char *aw_param_spelling(const struct aw_family *fam, const struct aw_param *p)
+{
+	return xasprintf("%s-%s", fam->name, p->name);
+}
+
+/* Whether spelling is --FAMILY-NAME of p, or its alias. */
+static bool spelled(const char *spelling, const struct aw_family *fam, const struct aw_param *p)
+{
+	size_t fl = strlen(fam->name);
+	return (strncmp(spelling, fam->name, fl) == 0 && spelling[fl] == '-' &&
+		strcmp(spelling + fl + 1, p->name) == 0) ||
+	       (p->alias && strcmp(spelling, p->alias) == 0);
+}
+
+const struct aw_param *aw_param_find(const char *spelling, const struct aw_family **family)
 {
 	const struct aw_family *const *fams;
 	size_t n = aw_families(&fams);
 	for (size_t f = 0; f < n; f++) {
 		for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
-			if (strcmp(p->name, name) == 0) {
+			if (spelled(spelling, fams[f], p)) {
 				*family = fams[f];
 				return p;
 			}
 		}
 	}
+	return NULL;
+}
+
+const struct aw_param *aw_family_param(const struct aw_family *fam, const char *name)
+{
+	for (const struct aw_param *p = fam ? fam->params : NULL; p && p->name; p++)
+		if (strcmp(p->name, name) == 0)
+			return p;
 	return NULL;
 }
 
@@ -130,24 +152,25 @@ static int check_value(const struct aw_family *fam, const struct aw_param *p, co
 	return 0;
 }
 
-int aw_param_check_declared(const struct aw_param *p, char **why)
+int aw_param_check_declared(const struct aw_family *fam, const struct aw_param *p, char **why)
 {
-	const struct aw_family *fam;
+	char *opt = aw_param_spelling(fam, p);
 	long long num;
 	*why = NULL;
-	if (!aw_param_find(p->name, &fam))
-		*why = xasprintf("--%s: no registered family declares it", p->name);
+	if (aw_family_param(fam, p->name) != p)
+		*why = xasprintf("--%s: %s declares another option of that name first", opt, fam->name);
 	else if (p->type == AW_PARAM_INT && p->minval > p->maxval)
-		*why = xasprintf("--%s: an empty range", p->name);
+		*why = xasprintf("--%s: an empty range", opt);
 	else if (p->type == AW_PARAM_ENUM && !(p->words && p->words[0]))
-		*why = xasprintf("--%s: no words", p->name);
+		*why = xasprintf("--%s: no words", opt);
 	else if (p->selects != (p->type == AW_PARAM_LIST))
-		*why = xasprintf("--%s: a list, and only a list, selects probes", p->name);
+		*why = xasprintf("--%s: a list, and only a list, selects probes", opt);
 	else if (p->dflt && check_value(fam, p, p->dflt, &num, why) != 0) {
 		char *bad = *why;
-		*why = xasprintf("--%s: the default '%s': %s", p->name, p->dflt, bad);
+		*why = xasprintf("--%s: the default '%s': %s", opt, p->dflt, bad);
 		free(bad);
 	}
+	free(opt);
 	return *why ? -1 : 0;
 }
 
@@ -251,8 +274,10 @@ int aw_params_apply(struct aw_params *ps, struct aw_probe_ref **refs, size_t *n,
 		if (!v->param->selects)
 			continue;
 		if (!family_selected(v->family, *refs, *n)) {
+			char *opt = aw_param_spelling(v->family, v->param);
 			*why = xasprintf("--%s is an option of the %s family, which nothing "
-					 "selected here runs", v->param->name, v->family->name);
+					 "selected here runs", opt, v->family->name);
+			free(opt);
 			return -1;
 		}
 		narrow(v, *refs, n);
@@ -276,43 +301,43 @@ void aw_params_free(struct aw_params *ps)
 
 /* ---- what probes read ---- */
 
-/* The declaration of --name (NULL type: any), and its family: a probe
- * reading another is a bug of its family's, caught the first time it
- * runs. */
-static const struct aw_param *declared(const char *name, const enum aw_param_type *type,
-				       const struct aw_family **fam)
+/* The declaration of the probe's family option name (NULL type: any):
+ * a probe reading another is a bug of its family's, caught the first
+ * time it runs. */
+static const struct aw_param *declared(const struct aw_ctx *ctx, const char *name,
+				       const enum aw_param_type *type)
 {
-	const struct aw_param *p = aw_param_find(name, fam);
+	const struct aw_param *p = aw_family_param(ctx->family, name);
 	if (!p || (type && p->type != *type)) {
-		fprintf(stderr, "abiwatch: a probe reads --%s, which no family declares so\n", name);
+		fprintf(stderr, "abiwatch: a probe of %s reads its option %s, which the family "
+			"does not declare so\n", ctx->family ? ctx->family->name : "no family", name);
 		abort();
 	}
 	return p;
 }
 
-/* The value given last for --name, or NULL. */
-static const struct aw_param_value *given(const struct aw_ctx *ctx, const char *name)
+/* The value given last for p, or NULL. */
+static const struct aw_param_value *given(const struct aw_ctx *ctx, const struct aw_param *p)
 {
 	const struct aw_params *ps = ctx->params;
 	for (size_t i = ps ? ps->n : 0; i-- > 0;)
-		if (strcmp(ps->v[i].param->name, name) == 0)
+		if (ps->v[i].param == p)
 			return &ps->v[i];
 	return NULL;
 }
 
-/* The value of --name as a number (its declared default when not given). */
+/* The value of name as a number (its declared default when not given). */
 static long long number(const struct aw_ctx *ctx, const char *name, enum aw_param_type type)
 {
-	const struct aw_family *fam;
-	const struct aw_param *p = declared(name, &type, &fam);
-	const struct aw_param_value *v = given(ctx, name);
+	const struct aw_param *p = declared(ctx, name, &type);
+	const struct aw_param_value *v = given(ctx, p);
 	long long num;
 	char *why = NULL;
 	if (v)
 		return v->num;
-	if (!p->dflt || check_value(fam, p, p->dflt, &num, &why) != 0) {
-		fprintf(stderr, "abiwatch: --%s has no default it takes: %s\n", name,
-			why ? why : "none");
+	if (!p->dflt || check_value(ctx->family, p, p->dflt, &num, &why) != 0) {
+		fprintf(stderr, "abiwatch: %s's option %s has no default it takes: %s\n",
+			ctx->family->name, name, why ? why : "none");
 		abort();
 	}
 	return num;
@@ -330,8 +355,7 @@ int aw_param_enum(const struct aw_ctx *ctx, const char *name)
 
 const char *aw_param_text(const struct aw_ctx *ctx, const char *name)
 {
-	const struct aw_family *fam;
-	const struct aw_param *p = declared(name, NULL, &fam);
-	const struct aw_param_value *v = given(ctx, name);
+	const struct aw_param *p = declared(ctx, name, NULL);
+	const struct aw_param_value *v = given(ctx, p);
 	return v ? v->value : p->dflt;
 }

@@ -25,15 +25,20 @@ struct aw_params {
 	size_t nmade;
 };
 
-/* The family option called name, or NULL. */
-const struct aw_param *aw_param_find(const char *name, const struct aw_family **family);
+/* The family option spelled so on the command line: --FAMILY-NAME, or
+ * its alias (without "--"); NULL when none is. */
+const struct aw_param *aw_param_find(const char *spelling, const struct aw_family **family);
+/* The option fam declares as name, or NULL. */
+const struct aw_param *aw_family_param(const struct aw_family *fam, const char *name);
+/* "FAMILY-NAME", malloc'd: how the command line spells p. */
+char *aw_param_spelling(const struct aw_family *fam, const struct aw_param *p);
 /* Whether a declaration is whole: a type's fields set, its default a
  * value it takes.  0, or -1 with *why (malloc'd). */
-int aw_param_check_declared(const struct aw_param *p, char **why);
-/* Record a value of --name, checked against the declaration (and the
+int aw_param_check_declared(const struct aw_family *fam, const struct aw_param *p, char **why);
+/* Record a value of --SPELLING, checked against the declaration (and the
  * probe it makes made, its name unique in the family).  0, or -1 and
  * *why (malloc'd): what was expected. */
-int aw_params_add(struct aw_params *ps, const char *name, const char *value, char **why);
+int aw_params_add(struct aw_params *ps, const char *spelling, const char *value, char **why);
 /* Narrow the selection by the selecting options and add the probes the
  * instantiating ones made.  0, or -1 with *why (malloc'd). */
 int aw_params_apply(struct aw_params *ps, struct aw_probe_ref **refs, size_t *n, char **why);

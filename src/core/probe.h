@@ -54,14 +54,31 @@ struct aw_item {
 /* Whether the item is a pattern item (a "*" component). */
 bool aw_item_is_pattern(const struct aw_item *it);
 
-/* What a probe needs before it is worth starting.  Anything missing makes
- * the whole probe a skip whose reason names the missing piece. */
+/* What a probe needs before it is worth starting, decided by the runner
+ * before it forks the probe.  Anything missing makes the whole probe a
+ * skip whose reason names the missing piece, as a cause of the machine
+ * where it is one (core/status.h), so that diff puts it under the
+ * environment and not among the kernel's changes. */
 struct aw_needs {
 	const int *caps;           /* capabilities in the initial user
-				      namespace, terminated by -1 */
+				      namespace, terminated by -1 (cause cap_NAME) */
 	const char *const *files;  /* paths that must exist, NULL-terminated */
 	const char *const *kconfig; /* CONFIG_ options, informational, for
 				       kselftest's config file; NULL-terminated */
+	/* Only in the guest of abiwatch vm, a machine thrown away after the
+	 * run (aw_in_vm_guest()): why, for the skip elsewhere (cause vm).
+	 * For a probe that changes what no namespace holds (a cgroup v1
+	 * mount), or whose values are a fresh machine's (init's rlimits).
+	 * NULL: it runs anywhere. */
+	const char *vm_guest;
+	/* User namespaces an unprivileged process can make, as the run
+	 * found (env.userns; cause userns). */
+	bool userns;
+	/* i386 programs, as the run found (env.i386; cause i386): for a
+	 * probe that is its family's 32-bit helper and nothing else.  A probe
+	 * with some 32-bit items needs nothing: aw_helper_report() skips
+	 * those with the same cause. */
+	bool i386;
 };
 
 struct aw_ctx;
@@ -98,12 +115,18 @@ enum aw_param_type {
 	AW_PARAM_LIST, /* comma-separated globs of the family's probes (--fs ext4,xfs) */
 };
 
-/* An option of `abiwatch run` that a family declares, such as --entries:
- * a table row, as stress-ng's and fio's options are.  Probes read its
- * value (the last given, else .dflt) with aw_param_int(), aw_param_enum()
- * or aw_param_text(). */
+/* An option of `abiwatch run` that a family declares, such as dirent's
+ * entries: a table row, as stress-ng's and fio's options are.  On the
+ * command line it is --FAMILY-NAME (--dirent-entries), so that families
+ * never compete for a name.  Probes read its value (the last given, else
+ * .dflt) by its name with aw_param_int(), aw_param_enum() or
+ * aw_param_text(). */
 struct aw_param {
-	const char *name;       /* the long option, without "--" */
+	const char *name;       /* within the family: "entries" */
+	/* An older spelling that keeps working ("entries": --entries), from
+	 * before options were the family's own; NULL: none.  No new option
+	 * has one. */
+	const char *alias;
 	const char *metavar;    /* "N", "LABEL=DIR" */
 	const char *help;
 	enum aw_param_type type;
@@ -195,8 +218,8 @@ void aw_note(struct aw_ctx *ctx, const char *fmt, ...)
 /* The probe's own data pointer (struct aw_probe.data). */
 const void *aw_probe_data(const struct aw_ctx *ctx);
 
-/* The value of the family option called name: the last one given, else
- * its .dflt.  The option must be declared with the type read (anything
+/* The value of the probe's family option called name ("entries", not
+ * "dirent-entries"): the last one given, else its .dflt.  The option must be declared with the type read (anything
  * else is a bug of the family's, which aborts the probe); its values
  * were checked before anything ran, so these cannot fail. */
 long long aw_param_int(const struct aw_ctx *ctx, const char *name);   /* AW_PARAM_INT */

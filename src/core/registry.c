@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "registry.h"
 #include "lib/util.h"
+#include "core/params.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -381,31 +382,52 @@ static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 	return bad;
 }
 
+/* Whether the command-line spelling s (without "--") names an option
+ * other than p of family f: a core option, another family option's
+ * --FAMILY-NAME or alias. */
+static bool spelling_taken(const char *s, const struct aw_family *f, const struct aw_param *p)
+{
+	static const char *const core[] = { "output", "format", "timeout", "help" };
+	for (size_t i = 0; i < AW_ARRAY_SIZE(core); i++)
+		if (strcmp(core[i], s) == 0)
+			return true;
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	for (size_t g = 0; g < nfam; g++)
+		for (const struct aw_param *q = fams[g]->params; q && q->name; q++) {
+			if (q == p && fams[g] == f)
+				continue;
+			char *other = aw_param_spelling(fams[g], q);
+			bool same = strcmp(other, s) == 0 || (q->alias && strcmp(q->alias, s) == 0);
+			free(other);
+			if (same)
+				return true;
+		}
+	return false;
+}
+
 /* A family option must be documented, do one thing, and be the only
- * option of that name in the program. */
-static int verify_params(const struct aw_family *const *fams, size_t nfam, size_t f)
+ * option of its spellings (--FAMILY-NAME and its alias) in the program. */
+static int verify_params(const struct aw_family *f)
 {
 	int bad = 0;
-	for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
-		if (!valid_name(p->name, false) || !p->metavar || !p->help ||
-		    (p->selects && p->instantiate)) {
-			fprintf(stderr, "%s: option --%s: bad name, no metavar or help, or both "
-				"selects and instantiates\n", fams[f]->name, p->name);
+	for (const struct aw_param *p = f->params; p && p->name; p++) {
+		char *opt = aw_param_spelling(f, p), *why = NULL;
+		if (!valid_name(p->name, false) || (p->alias && !valid_name(p->alias, false)) ||
+		    !p->metavar || !p->help || (p->selects && p->instantiate)) {
+			fprintf(stderr, "%s: option --%s: bad name or alias, no metavar or help, or "
+				"both selects and instantiates\n", f->name, opt);
+			bad++;
+		} else if (spelling_taken(opt, f, p) || (p->alias && spelling_taken(p->alias, f, p))) {
+			fprintf(stderr, "%s: option --%s (alias %s) is spelled like another option\n",
+				f->name, opt, p->alias ? p->alias : "none");
+			bad++;
+		} else if (aw_param_check_declared(f, p, &why) != 0) {
+			fprintf(stderr, "%s: %s\n", f->name, why);
+			free(why);
 			bad++;
 		}
-		static const char *const core[] = { "output", "format", "timeout", "help" };
-		for (size_t i = 0; i < AW_ARRAY_SIZE(core); i++)
-			if (strcmp(core[i], p->name) == 0) {
-				fprintf(stderr, "%s: option --%s hides the core's\n", fams[f]->name, p->name);
-				bad++;
-			}
-		for (size_t g = f; g < nfam; g++)
-			for (const struct aw_param *q = fams[g]->params; q && q->name; q++)
-				if (q != p && (g > f || q > p) && strcmp(q->name, p->name) == 0) {
-					fprintf(stderr, "option --%s declared by %s and %s\n",
-						p->name, fams[f]->name, fams[g]->name);
-					bad++;
-				}
+		free(opt);
 	}
 	return bad;
 }
@@ -426,7 +448,7 @@ int aw_registry_verify(void)
 			fprintf(stderr, "family '%s' registered twice\n", fams[f]->name);
 			bad++;
 		}
-		bad += verify_params(fams, nfam, f);
+		bad += verify_params(fams[f]);
 		const struct aw_probe *const *probes;
 		size_t np = aw_family_probes(fams[f], &probes);
 		for (size_t p = 0; p < np; p++) {

@@ -23,6 +23,7 @@
 #include "lib/caps.h"
 #include "lib/mountinfo.h"
 #include "core/sysctl.h"
+#include "core/env.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -124,6 +125,12 @@ static char *unmet_needs(const struct aw_probe *p)
 	for (const char *const *f = p->needs.files; f && *f; f++)
 		if (access(*f, F_OK) != 0)
 			return xasprintf("needs %s: %s", *f, strerror(errno));
+	if (p->needs.vm_guest && !aw_in_vm_guest())
+		return aw_cause_reason("vm", p->needs.vm_guest);
+	if (p->needs.userns && aw_userns_refused())
+		return aw_cause_reason("userns", aw_userns_refused());
+	if (p->needs.i386 && aw_i386_refused())
+		return aw_cause_reason("i386", aw_i386_refused());
 	return NULL;
 }
 
@@ -147,7 +154,7 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, int result_fd,
+static __attribute__((noreturn)) void run_probe(const struct aw_probe_ref *ref, int result_fd,
 						 const struct aw_hostdir *hd, const ino_t *host_ns)
 {
 	int devnull = open("/dev/null", O_RDONLY);
@@ -163,10 +170,11 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe *probe, in
 	if (chdir(scratch_dir) != 0)
 		_exit(EXIT_NO_ISOLATION);
 
+	const struct aw_probe *probe = ref->probe;
 	struct aw_ctx ctx = {
 		.fd = result_fd, .tmpdir = scratch_dir, .data = probe->data,
 		.host_dirfd = hd->dirfd, .host_dirname = hd->name, .probe = probe,
-		.record = aw_record_new(probe), .params = run_params,
+		.family = ref->family, .record = aw_record_new(probe), .params = run_params,
 	};
 	memcpy(ctx.host_ns, host_ns, sizeof(ctx.host_ns));
 	probe->run(&ctx);
@@ -240,7 +248,7 @@ static int isolate_mounts(int result_fd)
 }
 
 /* PID 1 of the probe's namespace: set up, start the probe, reap, report. */
-static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int sync_fd,
+static __attribute__((noreturn)) void ns_init(const struct aw_probe_ref *ref, int sync_fd,
 					       int result_fd, const struct aw_hostdir *hd,
 					       const ino_t *host_ns)
 {
@@ -260,7 +268,7 @@ static __attribute__((noreturn)) void ns_init(const struct aw_probe *probe, int 
 		_exit(EXIT_NO_ISOLATION);
 	}
 	if (pid == 0)
-		run_probe(probe, result_fd, hd, host_ns);
+		run_probe(ref, result_fd, hd, host_ns);
 
 	int status;
 	for (;;) {
@@ -313,7 +321,7 @@ struct child {
  * its host_path, opened in our mount namespace, so that the probe holds
  * the very directory the user named).  Returns 0, or -errno with nothing
  * started. */
-static int spawn(const struct aw_probe *probe, const struct aw_hostdir *hd, struct child *c)
+static int spawn(const struct aw_probe_ref *ref, const struct aw_hostdir *hd, struct child *c)
 {
 	int sync[2], result[2];
 	bool userns = needs_userns();
@@ -340,7 +348,7 @@ static int spawn(const struct aw_probe *probe, const struct aw_hostdir *hd, stru
 	if (pid == 0) {
 		close(sync[1]);
 		close(result[0]);
-		ns_init(probe, sync[0], result[1], hd, host_ns);
+		ns_init(ref, sync[0], result[1], hd, host_ns);
 	}
 	int err = pid < 0 ? -errno : 0;
 	close(sync[0]);
@@ -563,7 +571,7 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 	aw_probe_result_init(r, ref);
 	if (!why && ref->probe->host_path)
 		(void)aw_hostdir_make(ref->probe->host_path, &hd, &why);
-	if (!why && (err = spawn(ref->probe, &hd, &c)) != 0)
+	if (!why && (err = spawn(ref, &hd, &c)) != 0)
 		why = cannot_isolate(-err);
 	if (why) {
 		free(aw_hostdir_release(&hd, true));

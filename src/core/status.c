@@ -2,6 +2,8 @@
 #include "status.h"
 #include "lib/util.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[] = {
@@ -123,19 +125,59 @@ static bool starts(const char *s, size_t len, const char *prefix)
 	return len > n && strncmp(s, prefix, n) == 0;
 }
 
+/* Every cause, with the env.* key that records whether the machine had
+ * it and the words for what an item of it needs: the one table the
+ * runner, diff, check and the report read them from.  A prefix cause
+ * ("cap_", "fs:") takes a word after it. */
+static const struct aw_cause causes[] = {
+	{ "i386", false, "env.i386", "i386 programs", "", false },
+	{ "cap_", true, "env.caps", NULL /* the capability's name, upper case */, NULL, false },
+	{ "userns", false, "env.userns", "user namespaces", "", false },
+	{ "fs:", true, "env.fs", "the ", " filesystem", false },
+	{ "memory", false, "env.memory", "the machine's memory", "", true },
+	{ "cpus", false, "env.cpus", "the machine's CPU count", "", true },
+	{ "vm", false, "env.vm.accel", "a VM", "", false },
+};
+
+/* The table's entry for the len bytes at cause, or NULL. */
+static const struct aw_cause *cause_entry(const char *cause, size_t len)
+{
+	if (len >= AW_CAUSE_MAX)
+		return NULL;
+	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
+		const struct aw_cause *c = &causes[i];
+		size_t n = strlen(c->word);
+		if (c->prefix ? starts(cause, len, c->word) && is_word(cause + n, len - n)
+			      : len == n && strncmp(cause, c->word, n) == 0)
+			return c;
+	}
+	return NULL;
+}
+
 bool aw_cause_valid(const char *cause, size_t len)
 {
-	static const char *const plain[] = { "i386", "userns", "memory", "cpus", "vm" };
-	if (len >= AW_CAUSE_MAX)
-		return false;
-	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
-		if (strlen(plain[i]) == len && strncmp(cause, plain[i], len) == 0)
-			return true;
-	if (starts(cause, len, "cap_"))
-		return is_word(cause + 4, len - 4);
-	if (starts(cause, len, "fs:"))
-		return is_word(cause + 3, len - 3);
-	return false;
+	return cause_entry(cause, len) != NULL;
+}
+
+const struct aw_cause *aw_cause_find(const char *cause)
+{
+	return cause ? cause_entry(cause, strlen(cause)) : NULL;
+}
+
+char *aw_cause_needs(const char *cause, bool one)
+{
+	const struct aw_cause *c = aw_cause_find(cause);
+	const char *verb = c && c->sized ? (one ? "follows" : "follow") : (one ? "needs" : "need");
+	if (!c)
+		return xasprintf("%s %s", verb, cause);
+	if (!c->needs) {
+		char *up = xasprintf("%s %s", verb, cause);
+		for (char *p = up + strlen(verb) + 1; *p; p++)
+			*p = (char)toupper((unsigned char)*p);
+		return up;
+	}
+	return xasprintf("%s %s%s%s", verb, c->needs, c->prefix ? cause + strlen(c->word) : "",
+			 c->after);
 }
 
 char *aw_cause_reason(const char *cause, const char *why)

@@ -78,6 +78,24 @@ const char *aw_status_value_rule(enum aw_subject subject);
  */
 #define AW_CAUSE_MAX 64 /* bytes of a cause, with its NUL */
 
+/* A cause of the list above, as core/status.c's one table holds it. */
+struct aw_cause {
+	const char *word;    /* "i386", or a prefix: "cap_", "fs:" */
+	bool prefix;         /* word is followed by a name ("fs:xfs") */
+	const char *env_key; /* the snapshot's record of it: "env.i386" */
+	/* What an item of it needs: "i386 programs"; for a prefix cause the
+	 * words before and after its name ("the ", " filesystem"); NULL: the
+	 * cause itself, upper case (CAP_SYS_RESOURCE). */
+	const char *needs, *after;
+	bool sized;          /* the machine's size: an item follows it */
+};
+
+/* The table's entry for a cause ("fs:xfs"), or NULL. */
+const struct aw_cause *aw_cause_find(const char *cause);
+/* What items of a cause need, for diff's groups: "need i386 programs",
+ * "needs the xfs filesystem", "follow the machine's memory" (one: the
+ * singular); malloc'd. */
+char *aw_cause_needs(const char *cause, bool one);
 /* Whether the len bytes at cause are a cause of the list above. */
 bool aw_cause_valid(const char *cause, size_t len);
 /* The reason "needs CAUSE: why" (why NULL: "needs CAUSE"), malloc'd.

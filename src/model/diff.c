@@ -386,18 +386,12 @@ static const struct aw_diff_env *find_env(const struct aw_diff *d, const char *k
 	return NULL;
 }
 
-/* The env.* key that records whether the machine has a cause's ability. */
+/* The env.* key that records whether the machine has a cause's ability;
+ * "probes" is diff's own: a probe one side did not run. */
 static const char *cause_env_key(const char *cause)
 {
-	static const struct { const char *prefix, *key; } keys[] = {
-		{ "i386", "env.i386" }, { "cap_", "env.caps" }, { "userns", "env.userns" },
-		{ "fs:", "env.fs" }, { "memory", "env.memory" }, { "cpus", "env.cpus" },
-		{ "vm", "env.vm.accel" }, { "probes", PROBES_RUN_KEY },
-	};
-	for (size_t i = 0; i < AW_ARRAY_SIZE(keys); i++)
-		if (strncmp(cause, keys[i].prefix, strlen(keys[i].prefix)) == 0)
-			return keys[i].key;
-	return "env";
+	const struct aw_cause *c = aw_cause_find(cause);
+	return c ? c->env_key : strcmp(cause, "probes") == 0 ? PROBES_RUN_KEY : "env";
 }
 
 /* The cause a side's skip names ("needs i386: ..."), into buf. */
@@ -646,34 +640,17 @@ void aw_diff_groups_free(struct aw_diff_group *g, size_t n)
 /* What the items of a cause need, after "N ": "need i386 programs". */
 static char *need_words(const char *cause, bool one)
 {
-	const char *need = one ? "needs" : "need";
-	if (strcmp(cause, "i386") == 0)
-		return xasprintf("%s i386 programs", need);
-	if (strcmp(cause, "userns") == 0)
-		return xasprintf("%s user namespaces", need);
-	if (strcmp(cause, "vm") == 0)
-		return xasprintf("%s a VM", need);
-	if (strcmp(cause, "memory") == 0 || strcmp(cause, "cpus") == 0)
-		return xasprintf("%s the machine's %s", one ? "follows" : "follow",
-				 *cause == 'm' ? "memory" : "CPU count");
-	if (strncmp(cause, "fs:", 3) == 0)
-		return xasprintf("%s the %s filesystem", need, cause + 3);
 	if (strcmp(cause, "probes") == 0)
 		return xstrdup(one ? "belongs to a probe not run" : "belong to probes not run");
-	if (strncmp(cause, "cap_", 4) == 0) {
-		char *up = xasprintf("%s %s", need, cause);
-		for (char *p = up + strlen(need) + 1; *p; p++)
-			*p = (char)toupper((unsigned char)*p);
-		return up;
-	}
-	return xasprintf("%s %s", need, cause);
+	return aw_cause_needs(cause, one);
 }
 
 char *aw_diff_group_label(const struct aw_diff_group *g)
 {
 	char *need = need_words(g->cause_key, g->n == 1);
 	const char *side = g->new_side ? "new" : "old";
-	bool size = strcmp(g->cause_key, "memory") == 0 || strcmp(g->cause_key, "cpus") == 0;
+	const struct aw_cause *c = aw_cause_find(g->cause_key);
+	bool size = c && c->sized;
 	char *s = size ? xasprintf("%s (it differs)", need)
 		  : strcmp(g->cause_key, "probes") == 0 ? xasprintf("%s on the %s side", need, side)
 		  : xasprintf("%s (not on the %s side)", need, side);

@@ -25,7 +25,7 @@ static void check_vmflags(const char *text, size_t len)
 	unsigned long addr = 0;
 	/* the address of the input's first range, if any */
 	for (size_t i = 0; i < len && i < 16; i++) {
-		int d = hex_digit(text[i]);
+		int d = aw_hex_digit(text[i]);
 		if (d < 0)
 			break;
 		addr = addr << 4 | (unsigned long)d;

@@ -21,7 +21,7 @@ static void test_declarations_whole(void **state)
 	for (size_t f = 0; f < n; f++) {
 		for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
 			char *why = NULL;
-			if (aw_param_check_declared(p, &why) != 0)
+			if (aw_param_check_declared(fams[f], p, &why) != 0)
 				fail_msg("%s", why);
 			checked++;
 		}
@@ -54,6 +54,10 @@ static void test_bad_values(void **state)
 	refused("entries", "", "from 1 to 1000000");
 	refused("entries", "99999999999999999999", "from 1 to 1000000");
 	refused("dirent-timing", "maybe", "expected yes or no");
+	refused("dirent-fs", "ext5", "the dirent family has no probe 'ext5'");
+	refused("vfs-fs", "ext5", "the vfs family has no probe 'ext5'");
+	/* A family's option name alone is not an option: --timing is not --dirent-timing. */
+	refused("timing", "yes", "no family takes --timing");
 	refused("fs", "ext5", "the dirent family has no probe 'ext5'");
 	refused("fs", "tmpfs,,ext4", "an empty name");
 	refused("fs", "", "an empty name");
@@ -68,22 +72,28 @@ static void test_typed_values(void **state)
 {
 	(void)state;
 	struct aw_params ps = { 0 };
-	struct aw_ctx ctx = { .params = &ps };
+	const struct aw_family *dirent = NULL, *vfs = NULL;
+	assert_non_null(aw_param_find("dirent-fs", &dirent));
+	assert_non_null(aw_param_find("vfs-fs", &vfs));
+	struct aw_ctx ctx = { .params = &ps, .family = dirent }, vctx = { .params = &ps, .family = vfs };
 	char *why = NULL;
 
 	/* Not given: the declared defaults. */
 	assert_int_equal(aw_param_int(&ctx, "entries"), 10000);
-	assert_int_equal(aw_param_enum(&ctx, "dirent-timing"), 1);
-	assert_string_equal(aw_param_text(&ctx, "dirent-timing"), "no");
+	assert_int_equal(aw_param_enum(&ctx, "timing"), 1);
+	assert_string_equal(aw_param_text(&ctx, "timing"), "no");
 	assert_null(aw_param_text(&ctx, "fs"));
-	/* Given: the last value wins. */
-	assert_int_equal(aw_params_add(&ps, "entries", "7", &why), 0);
+	/* Given: the last value wins, whichever spelling gave it. */
+	assert_int_equal(aw_params_add(&ps, "dirent-entries", "7", &why), 0);
 	assert_int_equal(aw_params_add(&ps, "entries", "1000000", &why), 0);
 	assert_int_equal(aw_params_add(&ps, "dirent-timing", "yes", &why), 0);
 	assert_int_equal(aw_params_add(&ps, "fs", "tmpfs,ext*", &why), 0);
+	assert_int_equal(aw_params_add(&ps, "vfs-fs", "anon", &why), 0);
 	assert_int_equal(aw_param_int(&ctx, "entries"), 1000000);
-	assert_int_equal(aw_param_enum(&ctx, "dirent-timing"), 0);
+	assert_int_equal(aw_param_enum(&ctx, "timing"), 0);
+	/* Each family reads its own fs. */
 	assert_string_equal(aw_param_text(&ctx, "fs"), "tmpfs,ext*");
+	assert_string_equal(aw_param_text(&vctx, "fs"), "anon");
 	aw_params_free(&ps);
 }
 

@@ -197,10 +197,39 @@ static void test_causes(void **state)
 	assert_string_equal(why, "mkfs.xfs not found");
 }
 
+/* One table gives every cause its env key and its words. */
+static void test_cause_table(void **state)
+{
+	(void)state;
+	static const struct { const char *cause, *key, *one, *many; } rows[] = {
+		{ "i386", "env.i386", "needs i386 programs", "need i386 programs" },
+		{ "cap_sys_resource", "env.caps", "needs CAP_SYS_RESOURCE", "need CAP_SYS_RESOURCE" },
+		{ "userns", "env.userns", "needs user namespaces", "need user namespaces" },
+		{ "fs:xfs", "env.fs", "needs the xfs filesystem", "need the xfs filesystem" },
+		{ "memory", "env.memory", "follows the machine's memory", "follow the machine's memory" },
+		{ "cpus", "env.cpus", "follows the machine's CPU count", "follow the machine's CPU count" },
+		{ "vm", "env.vm.accel", "needs a VM", "need a VM" },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct aw_cause *c = aw_cause_find(rows[i].cause);
+		assert_non_null(c);
+		assert_string_equal(c->env_key, rows[i].key);
+		char *one = aw_cause_needs(rows[i].cause, true), *many = aw_cause_needs(rows[i].cause, false);
+		assert_string_equal(one, rows[i].one);
+		assert_string_equal(many, rows[i].many);
+		free(one);
+		free(many);
+	}
+	assert_null(aw_cause_find("fs:"));
+	assert_null(aw_cause_find("i3860"));
+	assert_null(aw_cause_find(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_causes),
+		cmocka_unit_test(test_cause_table),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_worse_and_outcomes),

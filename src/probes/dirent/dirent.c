@@ -781,7 +781,7 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 		.cap = 3 * ((size_t)n + 2) + 1000,
 		.progress = n >= PROGRESS_FROM && isatty(STDERR_FILENO),
 	};
-	bool timing = aw_param_enum(ctx, "dirent-timing") == TIMING_YES;
+	bool timing = aw_param_enum(ctx, "timing") == TIMING_YES;
 	char *why = NULL;
 	double t0 = aw_now();
 

@@ -121,15 +121,15 @@ static struct aw_probe *path_instantiate(const char *value, char **why)
 static const char *const yes_no[] = { "yes", "no", NULL };
 
 static const struct aw_param dirent_params[] = {
-	{ .name = "fs", .metavar = "NAME[,NAME...]", .type = AW_PARAM_LIST, .selects = true,
+	{ .name = "fs", .alias = "fs", .metavar = "NAME[,NAME...]", .type = AW_PARAM_LIST, .selects = true,
 	  .help = "dirent: the filesystems to probe (tmpfs, ext4, xfs, btrfs, overlay, overlay_single)" },
-	{ .name = "path", .metavar = "LABEL=DIR", .instantiate = path_instantiate,
+	{ .name = "path", .alias = "path", .metavar = "LABEL=DIR", .instantiate = path_instantiate,
 	  .release = aw_target_path_release,
 	  .help = "dirent: also probe a fresh subdirectory of DIR, as dirent.LABEL" },
-	{ .name = "entries", .metavar = "N", .type = AW_PARAM_INT, .minval = 1,
+	{ .name = "entries", .alias = "entries", .metavar = "N", .type = AW_PARAM_INT, .minval = 1,
 	  .maxval = DC_MAX_ENTRIES, .dflt = "10000",
 	  .help = "dirent: files per directory, 1 to 1000000 (default 10000)" },
-	{ .name = "dirent-timing", .metavar = "yes|no", .type = AW_PARAM_ENUM, .words = yes_no,
+	{ .name = "timing", .metavar = "yes|no", .type = AW_PARAM_ENUM, .words = yes_no,
 	  .dflt = "no", .help = "dirent: also time bare scans of each directory and note the ratio" },
 	{ .name = NULL },
 };

@@ -104,11 +104,6 @@ static void rlimit_run(struct aw_ctx *ctx)
 	char *text = NULL;
 	size_t len = 0, bad = 0;
 
-	if (!aw_in_vm_guest()) {
-		aw_skip_rest_cause(ctx, "vm", "not the guest's run of abiwatch vm: here the limits are those of "
-				   "whatever started abiwatch, not a fresh init's");
-		return;
-	}
 	if (aw_file_slurp(LIMITS, &text, &len) != 0) {
 		aw_error_rest(ctx, "reading %s: %s", LIMITS, aw_errname(errno));
 		return;
@@ -135,6 +130,8 @@ const struct aw_probe mm_rlimit_probes[] = {
 		.run = rlimit_run,
 		.items = rlimit_items,
 		.tags = rlimit_tags,
+		.needs = { .vm_guest = "not the guest's run of abiwatch vm: here the limits are those "
+				       "of whatever started abiwatch, not a fresh init's" },
 	},
 	AW_PROBES_END,
 };

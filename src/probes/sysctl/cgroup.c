@@ -251,10 +251,6 @@ static void kmem(struct aw_ctx *ctx, const char *dir)
 
 static void v1_run(struct aw_ctx *ctx)
 {
-	if (!aw_in_vm_guest()) {
-		aw_skip_rest_cause(ctx, "vm", VM_ONLY);
-		return;
-	}
 	char *dir = xasprintf("%s/cgroup1", aw_tmpdir(ctx));
 	if (mkdir(dir, 0755) != 0) {
 		aw_error_rest(ctx, "mkdir %s: %s", dir, aw_errname(errno));
@@ -291,6 +287,6 @@ const struct aw_probe cg_v2_probes[] = {
 
 const struct aw_probe cg_v1_probes[] = {
 	{ .name = "v1", .summary = "cgroup v1: which controllers' hierarchies mount, memory.kmem.limit_in_bytes",
-	  .run = v1_run, .items = v1_items, .tags = cg_tags },
+	  .run = v1_run, .items = v1_items, .tags = cg_tags, .needs = { .vm_guest = VM_ONLY } },
 	AW_PROBES_END,
 };

@@ -15,12 +15,11 @@ static struct aw_probe *path_instantiate(const char *value, char **why)
 	return aw_target_path_probe(&vfs_fs_path_template, "names and times", value, why);
 }
 
-/* Option names are the program's: dirent has --fs and --path. */
 static const struct aw_param vfs_params[] = {
-	{ .name = "vfs-fs", .metavar = "NAME[,NAME...]", .type = AW_PARAM_LIST, .selects = true,
+	{ .name = "fs", .metavar = "NAME[,NAME...]", .type = AW_PARAM_LIST, .selects = true,
 	  .help = "vfs: run only these of its probes: filesystems (tmpfs, ext4, xfs, btrfs, "
 		  "overlay) and the others by name (anon, open, inotify, shebang)" },
-	{ .name = "vfs-path", .metavar = "LABEL=DIR", .instantiate = path_instantiate,
+	{ .name = "path", .metavar = "LABEL=DIR", .instantiate = path_instantiate,
 	  .release = aw_target_path_release,
 	  .help = "vfs: also probe names and times in a fresh subdirectory of DIR, as vfs.LABEL" },
 	{ .name = NULL },
