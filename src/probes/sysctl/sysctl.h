@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the sysctl and cgroup probes share: which namespace a knob lives
- * in, which knobs must not be read as values or written back, the text
- * a value is recorded as, and the kernel configuration's lines.  The
- * pure parts are unit-tested (tests/unit/test_sysctl.c) and fuzzed
+/* What the sysctl probes share: which knobs must not be read as values
+ * or written back, the text a value is recorded as, and the kernel
+ * configuration's lines.  The pure parts are unit-tested (tests/unit/test_sysctl.c) and fuzzed
  * (tests/fuzz/fuzz_sysctl.c) without a kernel. */
 #ifndef ABIWATCH_SYSCTL_H
 #define ABIWATCH_SYSCTL_H
@@ -52,7 +51,7 @@ struct sc_kconfig {
 void sc_kconfig_load(struct sc_kconfig *c);
 void sc_kconfig_free(struct sc_kconfig *c);
 
-extern const struct aw_probe sc_knob_probes[], sc_config_probes[], sc_machine_probes[];
-extern const struct aw_probe cg_v2_probes[], cg_v1_probes[];
+extern const struct aw_probe sc_knob_probes[], sc_config_probes[], sc_machine_probes[],
+	sc_scopes_probes[];
 
 #endif

@@ -18,7 +18,7 @@
  * the throwaway guest of abiwatch vm (aw_in_vm_guest()), and mounts
  * there read-write only in its own mount namespace.
  */
-#include "sysctl.h"
+#include "core/probe.h"
 #include "lib/util.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
@@ -279,14 +279,26 @@ static const char *const cg_tags[] = {
 	"linux-git:4597648fddea", "man:cgroups(7)", NULL,
 };
 
-const struct aw_probe cg_v2_probes[] = {
+static const struct aw_probe cg_v2_probes[] = {
 	{ .name = "v2", .summary = "cgroup v2: controllers offered, root files, a fresh child's files and defaults",
 	  .run = v2_run, .items = v2_items, .tags = cg_tags },
 	AW_PROBES_END,
 };
 
-const struct aw_probe cg_v1_probes[] = {
+static const struct aw_probe cg_v1_probes[] = {
 	{ .name = "v1", .summary = "cgroup v1: which controllers' hierarchies mount, memory.kmem.limit_in_bytes",
 	  .run = v1_run, .items = v1_items, .tags = cg_tags, .needs = { .vm_guest = VM_ONLY } },
 	AW_PROBES_END,
 };
+
+static const struct aw_probe *const cgroup_tables[] = {
+	cg_v2_probes, cg_v1_probes, NULL,
+};
+
+static const struct aw_family cgroup_family = {
+	.name = "cgroup",
+	.summary = "cgroup v2 controllers and a fresh child's files; v1 hierarchies and memory.kmem (in a VM guest)",
+	.tables = cgroup_tables,
+};
+
+AW_FAMILY(cgroup_family);
