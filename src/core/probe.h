@@ -44,6 +44,21 @@ struct aw_item {
 	 * environment when that side of the machine differs.  NULL: the
 	 * value is the kernel's. */
 	const char *varies_with;
+	/* The thing the item describes, relative to the probe ("pidfd" for
+	 * vfs.anon.pidfd.f_type), so that diff shows the changes of one
+	 * object together: a knob that appeared is one line with its mode,
+	 * value and write-back.  NULL: the item's name without its last
+	 * component ("knob.net.ipv4.tcp_mem" of a pattern item's reported
+	 * "knob.net.ipv4.tcp_mem.value"), or the probe itself for a name
+	 * without a dot. */
+	const char *object;
+	/* For an observation: the values that mean the interface is not there
+	 * at all ("absent", "ENOSYS", "EINVAL" for a flag refused), ended by
+	 * NULL.  A change from one of them to another value is an interface
+	 * that appeared, which diff counts apart from behaviour changes; the
+	 * other way round, one that vanished, a possible break.  NULL: no
+	 * value means that. */
+	const char *const *absent;
 };
 
 /* Further fields may follow the summary: AW_OBS_ITEM("x", "...", .change = "..."). */
