@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "vm_commands.h"
 #include "lib/util.h"
+#include "vm/initramfs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +35,18 @@ const char aw_guest_options_help[] =
 	"      --memory MB      guest memory (default 1024)\n"
 	"      --qemu PROGRAM   the QEMU to run (default qemu-system-x86_64)\n"
 	"      --module NAME    also load this module (or alias); repeatable\n"
-	"      --file HOST[=GUEST]  also put a file in the initramfs; repeatable\n"
+	"      --file HOST[=GUEST]  also put a file in the guest, at the absolute path\n"
+	"                       GUEST (default: HOST's); repeatable\n"
 	"      --setup 'PROGRAM [ARG...]'  run this in the guest, as root, before the\n"
 	"                       probes, and wait for it to exit 0 (a daemon it forks,\n"
 	"                       such as a FUSE filesystem, keeps running); PROGRAM\n"
-	"                       and its libraries go into the initramfs; arguments\n"
-	"                       are split at spaces; /mnt is an empty directory to\n"
-	"                       mount on; repeatable, run in order\n"
+	"                       and its libraries go into the guest at their host\n"
+	"                       paths; arguments are split at spaces; /mnt is an\n"
+	"                       empty directory to mount on; repeatable, run in order.\n"
+	"                       A file of --file or --setup under /tmp or /run is kept\n"
+	"                       there in the guest; one under /proc, /sys or /dev, or\n"
+	"                       at a path of the guest's init (/init, /vm, ...), is\n"
+	"                       refused\n"
 	"      --append PARAMS  more kernel parameters (after abiwatch's own)\n";
 
 void aw_guest_opts_init(struct aw_vm_opts *vm)
@@ -89,6 +95,7 @@ static bool setup_ok(const char *cmd)
 
 int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
 {
+	char *checked, *err = NULL;
 	switch (opt) {
 	case OPT_TIMEOUT:
 		return parse_seconds(cmd, "--timeout", arg, &vm->timeout_s);
@@ -109,19 +116,31 @@ int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
 		push(&vm->extra_modules, &vm->nextra_modules, arg);
 		return 0;
 	case OPT_FILE:
+		if (!(checked = aw_guest_file_path(arg, &err)))
+			break;
 		push(&vm->files, &vm->nfiles, arg);
+		free(checked);
 		return 0;
 	case OPT_SETUP:
 		if (!setup_ok(arg))
 			return usage_error(cmd, "--setup takes a program and its arguments separated "
 					   "by single spaces, not '%s'", arg);
+		if (!(checked = aw_setup_program(arg, &err)))
+			break;
 		push(&vm->setups, &vm->nsetups, arg);
+		free(checked);
 		return 0;
 	case OPT_APPEND:
 		vm->append = arg;
 		return 0;
+	default:
+		return AW_GUEST_NOT_MINE;
 	}
-	return AW_GUEST_NOT_MINE;
+	/* What the guest could not run or would not see: refused before any
+	 * VM starts. */
+	int rc = usage_error(cmd, "%s", err);
+	free(err);
+	return rc;
 }
 
 void aw_guest_opts_free(struct aw_vm_opts *vm)

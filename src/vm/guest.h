@@ -55,4 +55,16 @@
 /* The data port: the second serial port. */
 #define AW_GUEST_PORT "/dev/ttyS1"
 
+/* Where the host puts nothing of the user's (a --file GUEST path, a
+ * --setup program, their libraries), each with all beneath it.  Init
+ * mounts a fresh filesystem on these and keeps nothing the initramfs holds
+ * beneath them: the kernel's own, and the run's output. */
+#define AW_GUEST_MOUNTED_OVER "/proc", "/sys", "/dev", "/vm-out"
+/* init's own files. */
+#define AW_GUEST_OWN "/" AW_GUEST_INIT, "/vm", "/sbin/modprobe", "/" AW_GUEST_ABIWATCH, \
+		"/" AW_GUEST_HELPERS
+/* /tmp and /run init mounts too, but it copies what the initramfs holds
+ * there into the new tmpfs first: a program under /tmp on the host runs
+ * at the same path in the guest. */
+
 #endif

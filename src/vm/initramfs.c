@@ -38,6 +38,83 @@ void aw_initramfs_info_free(struct aw_initramfs_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
+/* No empty, '.' or '..' component, and not the root. */
+static bool plain_path(const char *path)
+{
+	for (const char *c = path + 1;; c += strcspn(c, "/") + 1) {
+		size_t n = strcspn(c, "/");
+		if (n == 0 || strncmp(c, ".", n) == 0 || strncmp(c, "..", n) == 0)
+			return false;
+		if (!c[n])
+			return true;
+	}
+}
+
+/* path is dir or beneath it. */
+static bool is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+char *aw_guest_path_refused(const char *path)
+{
+	static const char *const mounted[] = { AW_GUEST_MOUNTED_OVER };
+	static const char *const own[] = { AW_GUEST_OWN };
+	if (path[0] != '/')
+		return xasprintf("'%s' is not an absolute path", path);
+	if (!plain_path(path))
+		return xasprintf("'%s' is not a plain path of a file (an empty, '.' or '..' component)",
+				 path);
+	for (size_t i = 0; i < sizeof(mounted) / sizeof(mounted[0]); i++)
+		if (is_under(path, mounted[i]))
+			return xasprintf("%s is under %s, which the guest's init mounts a fresh "
+					 "filesystem on, hiding it", path, mounted[i]);
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (is_under(path, own[i]))
+			return xasprintf("%s is reserved for the guest's init (%s)", path, own[i]);
+	return NULL;
+}
+
+char *aw_guest_file_path(const char *spec, char **err)
+{
+	const char *eq = strchr(spec, '=');
+	const char *guest = eq ? eq + 1 : spec;
+	char *why = eq == spec ? xstrdup("no host file before '='") : aw_guest_path_refused(guest);
+	if (why) {
+		*err = xasprintf("--file %s: %s%s", spec, why,
+				 eq ? "" : " (give a guest path: HOST=GUEST)");
+		free(why);
+		return NULL;
+	}
+	return xstrdup(guest + 1);
+}
+
+char *aw_setup_program(const char *cmd, char **err)
+{
+	char *prog = xstrdup(cmd);
+	prog[strcspn(prog, " ")] = '\0';
+	char *found = strchr(prog, '/') ? xstrdup(prog) : aw_which(prog);
+	char *real = found ? realpath(found, NULL) : NULL;
+	char *why = NULL, *msg = NULL;
+	if (!real)
+		msg = xasprintf("--setup '%s': %s: %s", cmd, prog,
+				found ? strerror(errno) : "not found in PATH");
+	else if ((why = aw_guest_path_refused(real)))
+		msg = xasprintf("--setup '%s': %s", cmd, why);
+	else if (access(real, X_OK) != 0)
+		msg = xasprintf("--setup '%s': %s: %s", cmd, real, strerror(errno));
+	if (msg) {
+		*err = msg;
+		free(real);
+		real = NULL;
+	}
+	free(why);
+	free(found);
+	free(prog);
+	return real;
+}
+
 /* A host file (symbolic links followed) as guest_path. */
 static int add_host_file(struct aw_cpio *c, const char *host, const char *guest, unsigned mode,
 			 char **err)
@@ -100,9 +177,14 @@ static int add_libraries(struct aw_cpio *c, const char *prog, struct aw_initramf
 			continue;
 		}
 		path[strcspn(path, " \t")] = '\0';
-		if (aw_cpio_has(c, path + 1))
-			continue;
-		rc = add_host_file(c, path, path + 1, 0755, err);
+		char *refused = aw_guest_path_refused(path);
+		if (refused) {
+			*err = xasprintf("%s: its library %s", prog, refused);
+			free(refused);
+			rc = -1;
+		} else if (!aw_cpio_has(c, path + 1)) {
+			rc = add_host_file(c, path, path + 1, 0755, err);
+		}
 	}
 	free(text);
 	return rc;
@@ -276,20 +358,12 @@ static int add_config(struct aw_cpio *c, const struct aw_initramfs_opts *o)
 static int add_setup(struct aw_cpio *c, const char *cmd, struct aw_initramfs_info *info,
 		     char **line, char **err)
 {
-	size_t plen = strcspn(cmd, " ");
-	char *prog = strndup(cmd, plen);
-	char *found = strchr(prog, '/') ? xstrdup(prog) : aw_which(prog);
-	char *real = found ? realpath(found, NULL) : NULL;
+	char *real = aw_setup_program(cmd, err);
 	int rc = -1;
-	if (!real || access(real, X_OK) != 0)
-		*err = xasprintf("--setup '%s': %s: %s", cmd, prog,
-				 found ? strerror(errno) : "not found in PATH");
-	else if ((rc = aw_cpio_has(c, real + 1) ? 0 : add_host_file(c, real, real + 1, 0755, err)) == 0 &&
-		 (rc = add_libraries(c, real, info, err)) == 0)
-		*line = xasprintf("%s%s\n", real, cmd + plen);
+	if (real && (rc = aw_cpio_has(c, real + 1) ? 0 : add_host_file(c, real, real + 1, 0755, err)) == 0 &&
+	    (rc = add_libraries(c, real, info, err)) == 0)
+		*line = xasprintf("%s%s\n", real, cmd + strcspn(cmd, " "));
 	free(real);
-	free(found);
-	free(prog);
 	return rc;
 }
 
@@ -316,19 +390,16 @@ static int add_setups(struct aw_cpio *c, const struct aw_initramfs_opts *o,
 
 static int add_extra_file(struct aw_cpio *c, const char *spec, char **err)
 {
-	const char *eq = strchr(spec, '=');
-	char *host = eq ? strndup(spec, (size_t)(eq - spec)) : xstrdup(spec);
-	const char *guest = eq ? eq + 1 : host;
-	while (*guest == '/')
-		guest++;
+	char *guest = aw_guest_file_path(spec, err);
+	char *host = xstrdup(spec);
+	host[strcspn(host, "=")] = '\0';
 	int rc = -1;
-	if (!*guest)
-		*err = xasprintf("--file %s: no guest path", spec);
-	else if (aw_cpio_has(c, guest))
+	if (guest && aw_cpio_has(c, guest))
 		*err = xasprintf("--file %s: /%s is in the initramfs already", spec, guest);
-	else
+	else if (guest)
 		rc = add_host_file(c, host, guest, 0, err);
 	free(host);
+	free(guest);
 	return rc;
 }
 

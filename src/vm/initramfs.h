@@ -50,6 +50,20 @@ struct aw_initramfs_info {
 	size_t nnotes;
 };
 
+/* Why nothing of the host's can be at path in the guest, malloc'd ("/dev/x
+ * is under /dev, ..."), or NULL when it can: the path must be absolute and
+ * plain (no empty, '.' or '..' component), and neither under a directory
+ * whose contents the guest's init hides nor one of its own (guest.h). */
+char *aw_guest_path_refused(const char *path);
+/* The guest path of --file SPEC ("HOST[=GUEST]"; HOST's own path without
+ * GUEST), relative to the initramfs's root, malloc'd; or NULL with *err
+ * (malloc'd, naming the option) when no file can go there. */
+char *aw_guest_file_path(const char *spec, char **err);
+/* The program of --setup CMD as it goes into the guest: its real path on
+ * the host (PATH searched for a bare name), malloc'd; or NULL with *err
+ * (naming the option) when it is missing, cannot run or would be hidden. */
+char *aw_setup_program(const char *cmd, char **err);
+
 /* Write the initramfs to fd.  0, or -1 with *err (malloc'd). */
 int aw_initramfs_build(const struct aw_initramfs_opts *o, int fd, struct aw_initramfs_info *info,
 		       char **err);

@@ -40,6 +40,30 @@ one_line_error "not a bzImage" "$abiwatch" vm --kernel /etc/passwd
 one_line_error "not a package" "$abiwatch" vm --deb /etc/passwd
 one_line_error "--modules with --deb" "$abiwatch" vm --deb /etc/passwd --modules /tmp
 
+# ---- what the guest could not see or run: refused, nothing booted ----
+# A GUEST path under a directory the guest's init mounts over without
+# keeping its contents, one that is not a plain absolute path, one of
+# init's own; a --setup program there.  The message names the option and
+# the path (/tmp and /run are kept: vm_from_tmp).
+refused() { # command words: the option and path the message must name
+	local words=$1
+	shift
+	one_line_error "refused: $words" "$@"
+	for w in $words; do
+		grep -qF -- "$w" "$work/err" || bad "the refusal does not name '$w'"
+	done
+}
+refused "--file /proc/x" "$abiwatch" vm --kernel /x --file /etc/hostname=/proc/x
+refused "--file /sys/kernel/x" "$abiwatch" vm --kernel /x --file /etc/hostname=/sys/kernel/x
+refused "--file /dev/shm/x under /dev" "$abiwatch" vm --kernel /x --file /etc/hostname=/dev/shm/x
+refused "--file 'etc/x' absolute" "$abiwatch" vm --kernel /x --file /etc/hostname=etc/x
+refused "--file '/tmp/../proc/x'" "$abiwatch" vm --kernel /x --file /etc/hostname=/tmp/../proc/x
+refused "--file /vm/setup reserved" "$abiwatch" vm --kernel /x --file /etc/hostname=/vm/setup
+refused "--file /init reserved" "$abiwatch" vm --kernel /x --file /etc/hostname=/init
+refused "--setup /dev/null under /dev" "$abiwatch" vm --kernel /x --setup "/dev/null /mnt"
+refused "--file /proc/x" "$abiwatch" matrix -o "$work/m" --file /etc/hostname=/proc/x /x
+[[ ! -e $work/m ]] && ok "matrix refused before making its output directory" || bad "matrix made $work/m"
+
 . tests/lib/vm-kernels.sh
 vm_kernels "${VM_TEST_SERIES:-6.12}"
 deb=${debs[0]}

@@ -2,7 +2,8 @@
 /* The VM step's pure parts: the cpio writer, module resolution on a tree of
  * hand-made ELF modules (modules.dep, .modinfo depends and softdeps,
  * aliases, built-ins, compressed files), bzImage headers, anonymous files
- * and children that die with their parent. */
+ * and children that die with their parent, and the guest paths refused
+ * before a VM starts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 
 #include "lib/util.h"
 #include "vm/cpio.h"
+#include "vm/initramfs.h"
 #include "vm/kernel.h"
 #include "vm/modules.h"
 #include "lib/proc.h"
@@ -419,6 +421,90 @@ static void test_spawn_and_anon_files(void **state)
 	assert_int_equal(kill(pid, 0), -1);
 }
 
+/* ---- guest paths ---- */
+
+static void expect_refused(const char *path, const char *why)
+{
+	char *got = aw_guest_path_refused(path);
+	if (!got || !strstr(got, why))
+		fail_msg("%s: expected a refusal with '%s', got '%s'", path, why, got ? got : "none");
+	free(got);
+}
+
+static void test_guest_path_refused(void **state)
+{
+	(void)state;
+	/* Kept by init (/tmp, /run), or never mounted over. */
+	static const char *const fine[] = { "/tmp/x/tools/cookiefs/cookiefs", "/run/a", "/tmp",
+					    "/mnt/x", "/boot/config-6.1", "/devices", "/procx/y",
+					    "/vmlinuz", "/vm-outer", "/usr/bin/abiwatchx", "/.x" };
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		char *got = aw_guest_path_refused(fine[i]);
+		if (got)
+			fail_msg("%s refused: %s", fine[i], got);
+	}
+	expect_refused("x/y", "'x/y' is not an absolute path");
+	expect_refused("", "not an absolute path");
+	expect_refused("/", "not a plain path");
+	expect_refused("/tmp/", "not a plain path");
+	expect_refused("/tmp//x", "not a plain path");
+	expect_refused("/tmp/../proc/x", "not a plain path");
+	expect_refused("/./x", "not a plain path");
+	expect_refused("/proc", "/proc is under /proc, which the guest's init mounts");
+	expect_refused("/sys/kernel/x", "is under /sys,");
+	expect_refused("/dev/shm/x", "/dev/shm/x is under /dev,");
+	expect_refused("/vm-out/snapshot", "under /vm-out,");
+	expect_refused("/vm/setup", "/vm/setup is reserved for the guest's init (/vm)");
+	expect_refused("/init", "reserved for the guest's init (/init)");
+	expect_refused("/sbin/modprobe", "reserved");
+	expect_refused("/usr/bin/abiwatch", "reserved");
+	expect_refused("/usr/libexec/abiwatch/abiwatch-dirent-m32", "reserved");
+}
+
+static void test_guest_file_path(void **state)
+{
+	(void)state;
+	char *err = NULL, *got = aw_guest_file_path("/etc/hostname", &err);
+	assert_string_equal(got, "etc/hostname");
+	free(got);
+	got = aw_guest_file_path("cfg/x=/tmp/ci/config", &err);
+	assert_string_equal(got, "tmp/ci/config");
+	free(got);
+	assert_null(err);
+	static const char *const bad[][2] = {
+		{ "x=y", "--file x=y: 'y' is not an absolute path" },
+		{ "data", "--file data: 'data' is not an absolute path (give a guest path: HOST=GUEST)" },
+		{ "=/tmp/x", "--file =/tmp/x: no host file before '='" },
+		{ "/etc/hostname=/dev/x", "--file /etc/hostname=/dev/x: /dev/x is under /dev," },
+		{ "/proc/cpuinfo", "(give a guest path: HOST=GUEST)" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = NULL;
+		assert_null(aw_guest_file_path(bad[i][0], &err));
+		assert_non_null(err);
+		if (!strstr(err, bad[i][1]))
+			fail_msg("%s: '%s' lacks '%s'", bad[i][0], err, bad[i][1]);
+		free(err);
+	}
+}
+
+static void test_setup_program(void **state)
+{
+	(void)state;
+	char *err = NULL, *got = aw_setup_program("sh -c true", &err);
+	assert_non_null(got); /* PATH searched, links resolved */
+	assert_true(got[0] == '/');
+	assert_null(aw_guest_path_refused(got));
+	free(got);
+	assert_null(aw_setup_program("/dev/null /mnt", &err));
+	assert_non_null(strstr(err, "--setup '/dev/null /mnt': /dev/null is under /dev,"));
+	free(err);
+	err = NULL;
+	assert_null(aw_setup_program("abiwatch-no-such-program", &err));
+	assert_non_null(strstr(err, "abiwatch-no-such-program: not found in PATH"));
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +515,9 @@ int main(void)
 		cmocka_unit_test(test_modinfo_rejects_junk),
 		cmocka_unit_test(test_bzimage_release),
 		cmocka_unit_test(test_spawn_and_anon_files),
+		cmocka_unit_test(test_guest_path_refused),
+		cmocka_unit_test(test_guest_file_path),
+		cmocka_unit_test(test_setup_program),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,9 @@
  * /init of the initramfs that `abiwatch vm` boots: a static program, built
  * apart from abiwatch (build/vm/abiwatch-init), that
  *
- *   1. mounts /proc, /sys, /dev (devtmpfs), /tmp, /run, /dev/shm, /dev/mqueue;
+ *   1. mounts /proc, /sys, /dev (devtmpfs), /tmp, /run, /dev/shm, /dev/mqueue,
+ *      keeping in the new /tmp and /run what the initramfs holds there (a
+ *      --setup program or --file at its host path under /tmp);
  *   2. loads the modules listed in /vm/modules, in order, with finit_module(2)
  *      (the others when the kernel asks: as /sbin/modprobe, this program
  *      loads what /vm/modprobe lists for a name);
@@ -20,7 +22,9 @@
  */
 #include "vm/guest.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,6 +34,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -152,13 +157,112 @@ static void mount_one(const char *src, const char *dir, const char *type, unsign
 		say("mount %s on %s: %s", type, dir, strerror(errno));
 }
 
+static int copy_contents(int from, int to, const char *name, const struct stat *st)
+{
+	int in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int out = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	off_t left = st->st_size;
+	while (in >= 0 && out >= 0 && left > 0) {
+		ssize_t n = sendfile(out, in, NULL, (size_t)left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO; /* shorter than it said */
+			break;
+		}
+		left -= n;
+	}
+	int e = errno, rc = in >= 0 && out >= 0 && left == 0 ? 0 : -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	errno = e;
+	return rc;
+}
+
+static void move_entries(int from, int to, const char *shown);
+
+/* One entry of the hidden directory from, made again in to, with its
+ * mode, and then removed from the initramfs (it would only cost memory). */
+static int move_entry(int from, int to, const char *name, const char *shown)
+{
+	struct stat st;
+	int rc;
+	if (fstatat(from, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		rc = mkdirat(to, name, 0700);
+		int f = rc == 0 ? openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+		int t = f >= 0 ? openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+		if (t >= 0)
+			move_entries(f, t, shown);
+		else
+			rc = -1;
+		if (f >= 0)
+			close(f);
+		if (t >= 0)
+			close(t);
+	} else if (S_ISREG(st.st_mode)) {
+		rc = copy_contents(from, to, name, &st);
+	} else {
+		errno = EOPNOTSUPP; /* the host writes only files and directories here */
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = fchmodat(to, name, st.st_mode & 07777, 0);
+	if (rc == 0)
+		rc = unlinkat(from, name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+	return rc;
+}
+
+static void move_entries(int from, int to, const char *shown)
+{
+	DIR *d = fdopendir(dup(from));
+	if (!d) {
+		say("reading %s of the initramfs: %s", shown, strerror(errno));
+		return;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", shown, e->d_name);
+		if (move_entry(from, to, e->d_name, path) != 0)
+			say("keeping %s of the initramfs: %s", path, strerror(errno));
+	}
+	closedir(d);
+}
+
+/* A fresh tmpfs on dir that holds what the initramfs has beneath dir
+ * (copied through a descriptor of the directory opened before the mount
+ * hid it), so that a program there keeps its host path, and with it its
+ * rpath and anything that names its own directory. */
+static void mount_keeping(const char *dir, const char *data)
+{
+	mkdir(dir, 0755);
+	int old = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, data) != 0) {
+		say("mount tmpfs on %s: %s", dir, strerror(errno));
+	} else if (old >= 0) {
+		int new = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (new >= 0) {
+			move_entries(old, new, dir);
+			close(new);
+		}
+	}
+	if (old >= 0)
+		close(old);
+}
+
 static void mount_all(void)
 {
 	mount_one("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
-	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
-	mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+	mount_keeping("/tmp", "mode=1777");
+	mount_keeping("/run", "mode=0755");
 	mount_one("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 	mount_one("mqueue", "/dev/mqueue", "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "mode=0620,ptmxmode=0666");
