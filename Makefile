@@ -82,9 +82,9 @@ build/static/abiwatch: $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
-build/vm/abiwatch-init: $(VMINIT_SRCS) src/vm/guest.h
+build/vm/abiwatch-init: $(VMINIT_SRCS)
 	@mkdir -p $(dir $@)
-	$(CC) $(VMINIT_CFLAGS) -o $@ $(filter %.c,$^)
+	$(CC) $(VMINIT_CFLAGS) -MMD -MP -MF $@.d -o $@ $(filter %.c,$^)
 
 vm: build/static/abiwatch build/vm/abiwatch-init
 
@@ -189,4 +189,4 @@ bench: abiwatch m32 vm
 clean:
 	rm -rf build abiwatch $(COOKIEFS)
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d) $(FUZZ_TARGETS:=.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) build/vm/abiwatch-init.d $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d) $(FUZZ_TARGETS:=.d)

@@ -38,7 +38,7 @@ static void print_needs(const struct aw_probe *p)
 		printf("      needs: the VM guest (%s)\n", p->needs.vm_guest);
 	if (p->needs.userns)
 		printf("      needs: user namespaces\n");
-	if (p->needs.i386)
+	if (p->needs.i386_programs)
 		printf("      needs: i386 programs\n");
 	for (const char *const *k = p->needs.kconfig; k && *k; k++)
 		printf("      kconfig: %s\n", *k);

@@ -93,7 +93,7 @@ struct aw_needs {
 	 * probe that is its family's 32-bit helper and nothing else.  A probe
 	 * with some 32-bit items needs nothing: aw_helper_report() skips
 	 * those with the same cause. */
-	bool i386;
+	bool i386_programs;
 };
 
 struct aw_ctx;

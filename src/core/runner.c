@@ -129,7 +129,7 @@ static char *unmet_needs(const struct aw_probe *p)
 		return aw_cause_reason("vm", p->needs.vm_guest);
 	if (p->needs.userns && aw_userns_refused())
 		return aw_cause_reason("userns", aw_userns_refused());
-	if (p->needs.i386 && aw_i386_refused())
+	if (p->needs.i386_programs && aw_i386_refused())
 		return aw_cause_reason("i386", aw_i386_refused());
 	return NULL;
 }

@@ -127,4 +127,20 @@ expect_exit 0 "a glob and an item of it" "$abiwatch" run 'dirent.m*' dirent.mine
 	bad "ran: $(probes_of "$work/p2.snap")"
 one_line_error "a glob no probe, made or not, matches" "$abiwatch" run dirent.other --path "mine=$work/pd" -o "$work/p3.snap"
 [[ ! -e $work/p3.snap && -z $(ls -A "$work/pd") ]] && ok "nothing ran, nothing left in DIR" || bad "p3: something ran"
+
+# Family options are --FAMILY-NAME; dirent's older spellings are aliases
+# of the same options, and a family's bare name is no option.
+expect_exit 0 "--dirent-path and --dirent-entries" "$abiwatch" run dirent.mine \
+	--dirent-path "mine=$work/pd" --dirent-entries 50 -o "$work/p4.snap"
+grep -v '^env\.\|^# ' "$work/p1.snap" | sed 's/ ([0-9.]* s)//' | sort >"$work/p1.items"
+grep -v '^env\.\|^# ' "$work/p4.snap" | sed 's/ ([0-9.]* s)//' | sort >"$work/p4.items"
+cmp -s "$work/p1.items" "$work/p4.items" && ok "old and new spellings give the same snapshot" ||
+	bad "--path/--entries and --dirent-path/--dirent-entries differ"
+one_line_error "a family option without its family" "$abiwatch" run dirent --timing yes
+one_line_error "another family's option name" "$abiwatch" run vfs --vfs-entries 5
+one_line_error "a family option for a family not run" "$abiwatch" run mqueue --vfs-fs anon
+grep -q -- '--vfs-fs .* which nothing selected here runs' "$work/err" && ok "says which family" ||
+	bad "the message does not name the family: $(cat "$work/err")"
+"$abiwatch" run --help | grep -q -- '--dirent-entries N' && ok "help spells --dirent-entries" ||
+	bad "help lacks --dirent-entries"
 exit $status

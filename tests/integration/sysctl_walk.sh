@@ -116,6 +116,11 @@ elif [[ -r /boot/config-$(uname -r) ]]; then config=$(cat "/boot/config-$(uname 
 fi
 inet=$(sed -n 's/^CONFIG_INET=//p' <<<"$config")
 expect obs.sysctl.knob.net.ipv4.tcp_tw_recycle.value "absent${inet:+ (CONFIG_INET=$inet)}"
+# The list of namespaced knobs agrees with this kernel; UTS only by writing, in a guest.
+expect check.sysctl.scopes.ipc pass
+expect check.sysctl.scopes.net pass
+expect check.sysctl.scopes.user pass
+expect_match check.sysctl.scopes.uts '^skip: needs vm: '
 for k in kernel.io_uring_disabled dev.tty.legacy_tiocsti kernel.threads-max; do
 	f=/proc/sys/${k//.//}
 	if [[ -e $f ]]; then expect "obs.sysctl.knob.$k.value" "$(cat "$f")"
