@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # diff, check, KCIDB and report on hand-edited snapshots (tests/fixtures/
 # causes/) of machines this one cannot be: one lacking user namespaces and
 # xfs, with less memory and fewer CPUs.  Skips that name a cause are never

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # abiwatch matrix: Debian's 6.1 and 6.12 cloud kernels in QEMU and the
 # host, in parallel, from one command: a snapshot each, the diffs between
 # neighbours (in version order), matrix.txt; and the report of the

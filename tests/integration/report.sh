@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # abiwatch report: three snapshots (one run here, two edited copies that
 # stand for other kernels) as one page, opened in headless Chromium: the
 # rendered table must have a column per kernel, in version order, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_mm: the mm family on Debian's 6.1 and 6.12 cloud kernels in QEMU and
 # on this machine, in ONE `abiwatch matrix --host`, with the values the
 # kernels' sources and history give (Debian builds them with THP always,

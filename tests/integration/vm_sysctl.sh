@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_sysctl: one `abiwatch matrix --host` over Debian's 6.1 and 6.12
 # cloud kernels (QEMU, 1024 MiB each) and this machine, families sysctl
 # and cgroup, each guest given its kernel's /boot/config-RELEASE from the
