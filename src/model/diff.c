@@ -460,6 +460,54 @@ static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_chan
 	return true;
 }
 
+/* The objects each side skipped for a cause of the machine: a key of
+ * one the side lacks (a pattern item's, named only where it could be
+ * observed) is that cause's doing, not an interface that vanished. */
+struct skipped_object {
+	char *object;
+	char cause[AW_CAUSE_MAX];
+};
+
+struct skipped_objects {
+	struct skipped_object *v;
+	size_t n;
+};
+
+static struct skipped_objects skipped_by_side[2]; /* old, new: during aw_diff_compute */
+
+static char *object_of(const struct entry *e);
+static bool named_cause(const struct entry *e, char buf[AW_CAUSE_MAX]);
+
+static void collect_skipped(const struct entry *e, size_t n, struct skipped_objects *out)
+{
+	char buf[AW_CAUSE_MAX];
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].cls == AW_DIFF_PROBE || !named_cause(&e[i], buf))
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n].object = object_of(&e[i]);
+		memcpy(out->v[out->n].cause, buf, sizeof(buf));
+		out->n++;
+	}
+}
+
+static void free_skipped(struct skipped_objects *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].object);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static const char *object_skip_cause(bool new_side, const char *object)
+{
+	const struct skipped_objects *s = &skipped_by_side[new_side];
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i].object, object) == 0)
+			return s->v[i].cause;
+	return NULL;
+}
+
 /* Why the environment, not the kernel, made the change; nothing when
  * the kernel did. */
 static void explain(const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
@@ -474,6 +522,13 @@ static void explain(const struct aw_diff *d, struct aw_diff_change *c, const str
 		c->cause_key = c->cause ? xstrdup("probes") : NULL;
 		if (c->cause)
 			return;
+		const char *why = object_skip_cause(c->new_side, c->object);
+		if (why) {
+			c->cause_key = xstrdup(why);
+			c->cause = xasprintf("the %s side skipped %s: it needs %s (%s)",
+					     c->new_side ? "new" : "old", c->object, why, cause_env_key(why));
+			return;
+		}
 	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
 	    explain_by_machine_size(d, c, e))
@@ -758,7 +813,11 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	diff_probes_run(old, new, opts, d);
 	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
 		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
+	collect_skipped(eo, no, &skipped_by_side[0]);
+	collect_skipped(en, nn, &skipped_by_side[1]);
 	diff_items(eo, no, en, nn, opts, d);
+	free_skipped(&skipped_by_side[0]);
+	free_skipped(&skipped_by_side[1]);
 	build_objects(d);
 	free(eo);
 	free(en);
