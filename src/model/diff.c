@@ -461,8 +461,10 @@ static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_chan
 }
 
 /* The objects each side skipped for a cause of the machine: a key of
- * one the side lacks (a pattern item's, named only where it could be
- * observed) is that cause's doing, not an interface that vanished. */
+ * one the side lacks, of a pattern item (whose names are known only
+ * where it could be observed: cgroup.v2's child.*.value beside
+ * child_files, skipped outside a guest), is that cause's doing, not an
+ * interface that vanished. */
 struct skipped_object {
 	char *object;
 	char cause[AW_CAUSE_MAX];
@@ -522,7 +524,10 @@ static void explain(const struct aw_diff *d, struct aw_diff_change *c, const str
 		c->cause_key = c->cause ? xstrdup("probes") : NULL;
 		if (c->cause)
 			return;
-		const char *why = object_skip_cause(c->new_side, c->object);
+		const struct aw_item *it;
+		(void)find_known(e, &it);
+		const char *why = it && aw_item_is_pattern(it) ? object_skip_cause(c->new_side, c->object)
+							       : NULL;
 		if (why) {
 			c->cause_key = xstrdup(why);
 			c->cause = xasprintf("the %s side skipped %s: it needs %s (%s)",

@@ -531,11 +531,10 @@ static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff
 			size_t pair, bool first_of_family)
 {
 	const struct aw_diff_change *c0 = &d->changes[ob->changes[0]];
-	fprintf(out, "<li class=\"kernel-change\" data-rank=\"%s\" data-family=\"",
-		aw_diff_rank_name(ob->rank));
-	esc(out, ob->family);
-	fputs("\" data-name=\"", out);
+	fputs("<li class=\"kernel-change\" data-name=\"", out);
 	esc(out, ob->n == 1 ? c0->name : ob->name);
+	fprintf(out, "\" data-rank=\"%s\" data-family=\"", aw_diff_rank_name(ob->rank));
+	esc(out, ob->family);
 	fputc('"', out);
 	if (first_of_family) {
 		fprintf(out, " id=\"pair-%zu-", pair);
