@@ -1083,7 +1083,13 @@ static const char *item_in_object(const struct aw_diff_change *c)
 	size_t n = strlen(c->object);
 	if (strncmp(name, c->object, n) == 0 && name[n] == '.')
 		return name + n + 1;
-	return name;
+	/* An object of the item's own (.object): past the components both
+	 * share ("compat.flag" of zzsized.o.compat.flag in zzsized.o.flag). */
+	const char *rest = name;
+	for (size_t i = 0; name[i] && name[i] == c->object[i]; i++)
+		if (name[i] == '.')
+			rest = name + i + 1;
+	return rest;
 }
 
 /* How much of each value an object's line of several changes shows:
