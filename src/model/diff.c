@@ -1177,18 +1177,25 @@ static void text_appeared(FILE *out, const struct aw_diff *d, bool verbose)
 				text_object(out, d, &d->objects[i], verbose);
 			continue;
 		}
-		/* The probe, when every object is of the same one. */
-		size_t skip = strlen(o->family) + 1;
-		const char *pdot = strchr(o->name + skip, '.');
-		size_t plen = pdot ? (size_t)(pdot - o->name) : 0;
-		for (size_t j = i; plen && j < end; j++)
-			if (strncmp(d->objects[j].name, o->name, plen + 1) != 0)
+		/* The probe, when every object is of the same one (and below
+		 * it); else the family, when every object is below that. */
+		size_t flen = strlen(o->family), plen = 0;
+		const char *pdot = o->name[flen] == '.' ? strchr(o->name + flen + 1, '.') : NULL;
+		if (pdot)
+			plen = (size_t)(pdot - o->name);
+		for (size_t j = i; j < end; j++) {
+			const char *n = d->objects[j].name;
+			if (plen && strncmp(n, o->name, plen + 1) != 0)
 				plen = 0;
+			if (n[flen] != '.')
+				flen = 0;
+		}
 		char *head = plen ? cut(o->name, plen) : xstrdup(o->family);
+		size_t skip = plen ? plen + 1 : flen ? flen + 1 : 0;
 		int col = fprintf(out, "  %s %zu:", head, end - i);
 		int indent = col;
 		for (size_t j = i; j < end; j++) {
-			const char *name = d->objects[j].name + (plen ? plen + 1 : skip);
+			const char *name = d->objects[j].name + skip;
 			int len = (int)strlen(name) + (j + 1 < end ? 1 : 0);
 			if (col + 1 + len > WRAP && col > indent) {
 				fprintf(out, "\n%*s", indent, "");
