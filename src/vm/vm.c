@@ -234,12 +234,12 @@ static char *modules_dir(const char *dir, const char *release)
 }
 
 static int prepare_kernel(const struct aw_vm_opts *o, struct aw_vm_result *r, int *kernel_fd,
-			  struct aw_modtree *tree, bool *have_tree)
+			  struct aw_modtree *tree, bool *have_tree, struct aw_deb_boot *boot)
 {
 	char *err = NULL;
 	*have_tree = false;
 	if (o->deb) {
-		if (aw_deb_read(o->deb, kernel_fd, tree, &err) != 0) {
+		if (aw_deb_read(o->deb, kernel_fd, tree, boot, &err) != 0) {
 			r->why = err;
 			return -1;
 		}
@@ -340,7 +340,7 @@ static const char **wanted_programs(void)
 }
 
 static int build_initramfs(const struct aw_vm_opts *o, struct aw_vm_result *r,
-			   struct aw_modtree *tree, bool have_tree, int fd)
+			   struct aw_modtree *tree, bool have_tree, const struct aw_deb_boot *boot, int fd)
 {
 	struct aw_modplan plan = { 0 };
 	char *err = NULL;
@@ -382,6 +382,8 @@ static int build_initramfs(const struct aw_vm_opts *o, struct aw_vm_result *r,
 		.run_args = o->run_args, .nrun_args = o->nrun_args, .deadline = deadline,
 		.programs = programs, .files = o->files, .nfiles = o->nfiles,
 		.setups = o->setups, .nsetups = o->nsetups,
+		.package_path = boot->config_path, .package_data = boot->config,
+		.package_len = boot->config_len,
 	};
 	struct aw_initramfs_info info;
 	int built = aw_initramfs_build(&io, fd, &info, &err);
@@ -754,6 +756,7 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 	double start = aw_now();
 	int kernel_fd = -1, initrd_fd = -1, console_fd = -1, data_fd = -1, qerr_fd = -1;
 	struct aw_modtree tree;
+	struct aw_deb_boot boot = { 0 };
 	bool have_tree = false;
 
 	memset(r, 0, sizeof(*r));
@@ -767,7 +770,7 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 		goto out;
 	}
 	free(qemu);
-	if (prepare_kernel(o, r, &kernel_fd, &tree, &have_tree) != 0)
+	if (prepare_kernel(o, r, &kernel_fd, &tree, &have_tree, &boot) != 0)
 		goto out;
 	progress(o, "%s: building the initramfs", r->release);
 	initrd_fd = aw_anon_file("initramfs");
@@ -778,8 +781,9 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 		r->why = xasprintf("cannot make a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (build_initramfs(o, r, &tree, have_tree, initrd_fd) != 0)
+	if (build_initramfs(o, r, &tree, have_tree, &boot, initrd_fd) != 0)
 		goto out;
+	aw_deb_boot_free(&boot);
 	aw_modtree_free(&tree);
 	have_tree = false;
 	if (o->save_initramfs) {
@@ -813,6 +817,7 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 out:
 	if (have_tree)
 		aw_modtree_free(&tree);
+	aw_deb_boot_free(&boot);
 	int fds[] = { kernel_fd, initrd_fd, console_fd, data_fd, qerr_fd };
 	for (size_t i = 0; i < AW_ARRAY_SIZE(fds); i++)
 		if (fds[i] >= 0)
