@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # diff_scale: abiwatch diff and report at the scale of every family, on
 # real snapshots (tests/fixtures/matrix: `abiwatch matrix --host` over
 # Debian's 6.1.192 and 6.12.118 cloud kernels in QEMU and a 6.18 host).
