@@ -15,9 +15,21 @@
  *      seekdir(telldir()) for a sample of at most 256 positions;
  *   3. the 32-bit helper on the untouched directory (compat32.*);
  *   4. unmodified_once: N/20 names removed and N/20 added while a scan
- *      runs; then a fresh scan must list the population again (complete);
+ *      runs, and population names spread through the listing (every 20th
+ *      in scan A's order, the first and last 3) removed as the scan passes
+ *      them, and the name it would list next after each call; then a fresh
+ *      scan must list the rest again (complete);
  *   5. stable_after_unlink: the first tenth (in scan order) deleted;
- *   6. terminates_rename: a scan while another process renames the rest.
+ *   6. survivors_once: every 20th name (and the first and last 3) deleted;
+ *      each other name once in a fresh scan, and in a DIR stream opened
+ *      before and resumed with seekdir() at a cookie taken before;
+ *   7. terminates_rename: a scan while another process renames the rest.
+ *
+ * Removing names spread among the others is what shows a listing that
+ * skips the entry after a removed one (a position that counts entries, an
+ * offset map that looks the next entry up from a removed one: commit
+ * f70681e9e606; libfuse issue 401): names removed next to each other hide
+ * it, the entries skipped being ones that go anyway.
  *
  * Time O(N) but for the seeks (a scan's cookie set is only filled once
  * its cookies stop moving one way, and then it is a hash table); memory
