@@ -8,6 +8,10 @@
 # machine runs i386 programs, else in the guests of vm_compat32.sh), and the
 # probe's subdirectory is removed afterwards, also where the filesystem
 # fails or hides names.
+# A listing that skips the entry after a removed one (shift: cookies are
+# indexes that move when an earlier entry goes; hidenext: an unlink hides
+# the next entry) fails unmodified_once and survivors_once, whose messages
+# show the runs of missing names and the removed names right before them.
 # Exit 0 pass, 1 fail, 4 skip (no cookiefs built, no /dev/fuse, not root).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
@@ -20,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 "$cookiefs" "$mnt" || skip "cookiefs would not mount"
 
-policies="good wide signed dup cycle unstable skip repeat vanish eio truncate nodots"
+policies="good wide signed dup cycle unstable skip repeat vanish eio truncate nodots shift hidenext"
 args=()
 for p in $policies; do
 	args+=(--path "cf_$p=$mnt/$p")
@@ -62,11 +66,33 @@ expect obs.dirent.cf_unstable.stable_after_unlink cookies_changed
 expect check.dirent.cf_unstable.seek_resume pass # a cookie is only promised to its own open file
 expect_match check.dirent.cf_skip.seek_resume '^fail: lseek to 0x3 \(the d_off of f0000000\) then getdents64 returned f0000002, not f0000001'
 expect_match check.dirent.cf_repeat.seek_resume '^fail: lseek to 0x3 \(the d_off of f0000000\) then getdents64 returned f0000000, not f0000001'
-expect_match check.dirent.cf_vanish.complete '^fail: a fresh scan after the changes of unmodified_once: 1 names missing \(first f0000000\)'
+# (unmodified_once removed f0000000 to f0000002: f0000003 is the oldest then)
+expect_match check.dirent.cf_vanish.complete '^fail: a fresh scan after the changes of unmodified_once: 1 names missing \(first f0000003\)'
 expect_match check.dirent.cf_eio.terminates '^error: getdents64 failed with EIO after [0-9]+ entries'
 # eio is an error of the listing, never counted as names missing.
 expect_match check.dirent.cf_eio.unmodified_once '^error: scanning: getdents64 failed with EIO after [0-9]+ entries'
 expect_match check.dirent.cf_eio.complete '^error: cannot tell, the listing failed: first scan: getdents64 failed with EIO'
+
+# Cookies that are indexes in the listing as it stands: every name removed
+# behind a reader moves it one entry further.  Continuing a getdents64
+# scan after removing every 20th name it has passed skips as many names
+# as were removed, and so does a DIR stream that seekdir()s back to its
+# own cookie after the removals; a fresh listing is whole.  The probe of
+# before removed only names it had just added, next to each other, and
+# passed both policies.
+run='[0-9]+ to f[0-9]+ \([0-9]+ in a row, [0-9]+ places? after removed f[0-9]+, [0-9]+ removed before them\)'
+expect_match check.dirent.cf_shift.unmodified_once "^fail: with [0-9]+ names added and [0-9]+ removed during the scan, and [0-9]+ more spread among the others removed as the scan passed them, [0-9]+ more just ahead of it: the untouched names: [0-9]+ names missing \(first f[0-9]+\): f$run, f$run"
+expect_match check.dirent.cf_shift.survivors_once "^fail: with [0-9]+ of [0-9]+ names removed, spread among the others: readdir\(3\) on a stream opened before, resumed with seekdir\(\) after entry [0-9]+: [0-9]+ names missing \(first f[0-9]+\): f$run\$"
+expect check.dirent.cf_shift.complete pass
+expect check.dirent.cf_shift.seek_resume pass
+expect obs.dirent.cf_shift.stable_after_unlink cookies_changed
+# An unlink that hides the entry after the removed one: each missing name
+# is 1 place after a removed one.
+after='f[0-9]+ \(1 place after removed f[0-9]+, [0-9]+ removed before it\)'
+expect_match check.dirent.cf_hidenext.survivors_once "^fail: .*; a fresh getdents64 scan: [0-9]+ names missing \(first f[0-9]+\): $after, $after, $after, $after\$"
+expect_match check.dirent.cf_hidenext.unmodified_once "^fail: .*: the untouched names: [0-9]+ names missing \(first f[0-9]+\): $after, $after"
+expect_match check.dirent.cf_hidenext.complete '^fail: a fresh scan after the changes of unmodified_once: [0-9]+ names missing'
+expect obs.dirent.cf_hidenext.stable_after_unlink entries_changed
 
 # A daemon that keeps 32 bits of a resumed offset lists for ever: caught
 # as a cycle at the first wide cookie that comes back (the dots' own),

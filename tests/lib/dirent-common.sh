@@ -68,7 +68,7 @@ expect_le() {
 	else report bad "$1: expected a number <= $2, got '$got'"; fi
 }
 
-DIRENT_CHECKS="unique complete seek_resume telldir_matches_doff terminates terminates_rename unmodified_once"
+DIRENT_CHECKS="unique complete seek_resume telldir_matches_doff terminates terminates_rename unmodified_once survivors_once"
 
 expect_pass() {
 	local p c

@@ -295,6 +295,34 @@ static void test_sample(void **state)
 	assert_int_equal(dc_sample_at(1, 1024, 0), 0);
 }
 
+static void test_spread(void **state)
+{
+	(void)state;
+	assert_false(dc_spread_pick(0, 0));
+	assert_false(dc_spread_pick(0, 1));
+	assert_true(dc_spread_pick(0, 2));
+	assert_false(dc_spread_pick(1, 2));
+	assert_false(dc_spread_pick(2, 2)); /* past the end */
+	for (size_t total = 2; total < 400; total++) {
+		size_t picked = 0, survivors_after = 0;
+		for (size_t p = 0; p < total; p++) {
+			picked += dc_spread_pick(p, total);
+			survivors_after += dc_spread_pick(p, total) && p + 1 < total &&
+					   !dc_spread_pick(p + 1, total);
+		}
+		assert_true(picked >= 1 && picked < total); /* someone always survives */
+		assert_true(survivors_after >= 1);          /* a removed name, then a survivor */
+	}
+	/* 10,000 names: the first and last 3, and every 20th. */
+	size_t n = 10000, picked = 0;
+	for (size_t p = 0; p < n; p++)
+		picked += dc_spread_pick(p, n);
+	assert_int_equal(picked, 3 + 3 + n / 20); /* 10, 30, ... 9990 and the edges */
+	assert_true(dc_spread_pick(0, n) && dc_spread_pick(2, n) && !dc_spread_pick(3, n));
+	assert_true(dc_spread_pick(10, n) && !dc_spread_pick(11, n) && dc_spread_pick(30, n));
+	assert_true(dc_spread_pick(n - 1, n) && dc_spread_pick(n - 3, n) && !dc_spread_pick(n - 4, n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_count_duplicates),
 		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_spread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,7 +30,8 @@
 
 enum policy {
 	P_GOOD, P_WIDE, P_SIGNED, P_DUP, P_CYCLE, P_UNSTABLE, P_SKIP,
-	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_TRUNCATE, P_NODOTS, P_COUNT
+	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_TRUNCATE, P_NODOTS, P_SHIFT, P_HIDENEXT,
+	P_COUNT
 };
 
 static const struct {
@@ -52,6 +53,10 @@ static const struct {
 	[P_TRUNCATE] = { "truncate", "cookies (n+1)<<32, . and .. included, of which a resumed "
 			  "readdir keeps only the low 32 bits: every listing starts again, for ever" },
 	[P_NODOTS] = { "nodots", "good cookies, but neither . nor .. is listed (POSIX allows it)" },
+	[P_SHIFT] = { "shift", "a cookie is the entry's index in the listing as it stands: "
+		       "each unlink before a reader's position makes it skip one entry" },
+	[P_HIDENEXT] = { "hidenext", "an unlink hides the entry listed after the removed one, "
+			  "for good" },
 };
 
 struct node {
@@ -68,6 +73,7 @@ struct node {
 	size_t nkids, cap;
 	size_t live;
 	bool had_unlink;
+	bool hidden;           /* P_HIDENEXT: never listed again */
 	uint64_t next_id;
 	struct timespec mtime;
 };
@@ -143,6 +149,13 @@ static void detach(struct node *n)
 	for (size_t i = 0; i < p->nkids; i++) {
 		if (p->kids[i] == n) {
 			p->kids[i] = NULL;
+			/* hidenext: the next entry listed goes with it. */
+			while (p->policy == P_HIDENEXT && ++i < p->nkids) {
+				if (p->kids[i] && !p->kids[i]->hidden) {
+					p->kids[i]->hidden = true;
+					break;
+				}
+			}
 			break;
 		}
 	}
@@ -273,6 +286,8 @@ static int64_t base_cookie(enum policy p, const struct node *e, uint64_t generat
 		return (int64_t)(e->id + 2 + (generation << 24));
 	case P_TRUNCATE:
 		return (int64_t)((e->id + 2) << 32);
+	case P_SHIFT:
+		return 0; /* the index, set by make_listing() */
 	default:
 		return (int64_t)(e->id + 2);
 	}
@@ -293,10 +308,11 @@ static int make_listing(const struct node *dir, uint64_t generation, struct list
 			oldest = dir->kids[i];
 	for (size_t i = 0; i < dir->nkids; i++) {
 		struct node *k = dir->kids[i];
-		if (!k || (dir->policy == P_VANISH && dir->had_unlink && k == oldest))
+		if (!k || (dir->policy == P_VANISH && dir->had_unlink && k == oldest) || k->hidden)
 			continue;
 		l->e[n] = k;
-		l->cookie[n] = base_cookie(dir->policy, k, generation);
+		l->cookie[n] = dir->policy == P_SHIFT ? (int64_t)n + 3
+			       : base_cookie(dir->policy, k, generation);
 		n++;
 	}
 	l->n = n;
@@ -338,6 +354,10 @@ static size_t resume_index(const struct listing *l, int64_t offset, bool seek, e
 {
 	if ((uint64_t)offset <= 2) /* a signed policy's cookies are negative */
 		return 0;
+	/* An index, as a reader left it: whatever went away before it since
+	 * moves the entries after it one place closer, past the reader. */
+	if (p == P_SHIFT)
+		return (uint64_t)offset - 2 < l->n ? (size_t)offset - 2 : l->n;
 	size_t i = 0;
 	while (i < l->n && l->cookie[i] != offset)
 		i++;

@@ -265,3 +265,13 @@ size_t dc_sample_at(size_t n, size_t max, size_t k)
 	/* k * (n-1) / (m-1) without overflow for n, m < 2^32. */
 	return (size_t)((unsigned long long)k * (n - 1) / (m - 1));
 }
+
+bool dc_spread_pick(size_t pos, size_t total)
+{
+	if (total < 2 || pos >= total)
+		return false;
+	if (total < 4)
+		return pos == 0;
+	size_t edge = total >= 40 ? 3 : 1, k = total >= 80 ? 20 : 4;
+	return pos < edge || pos >= total - edge || pos % k == k / 2;
+}

@@ -115,4 +115,11 @@ size_t dc_count_duplicates(uint64_t *v, size_t n);
 size_t dc_sample_count(size_t n, size_t max);
 size_t dc_sample_at(size_t n, size_t max, size_t k);
 
+/* Whether position pos of a listing of total names is one of those
+ * removed among the others: the first and last few (3 from 40 names on,
+ * else 1) and every 20th (every 4th below 80 names), so that each removed
+ * name but the last few has a survivor right after it; below 4 names only
+ * the first, and none below 2: at least one name always survives. */
+bool dc_spread_pick(size_t pos, size_t total);
+
 #endif

@@ -15,9 +15,21 @@
  *      seekdir(telldir()) for a sample of at most 256 positions;
  *   3. the 32-bit helper on the untouched directory (compat32.*);
  *   4. unmodified_once: N/20 names removed and N/20 added while a scan
- *      runs; then a fresh scan must list the population again (complete);
+ *      runs, and population names spread through the listing (every 20th
+ *      in scan A's order, the first and last 3) removed as the scan passes
+ *      them, and the name it would list next after each call; then a fresh
+ *      scan must list the rest again (complete);
  *   5. stable_after_unlink: the first tenth (in scan order) deleted;
- *   6. terminates_rename: a scan while another process renames the rest.
+ *   6. survivors_once: every 20th name (and the first and last 3) deleted;
+ *      each other name once in a fresh scan, and in a DIR stream opened
+ *      before and resumed with seekdir() at a cookie taken before;
+ *   7. terminates_rename: a scan while another process renames the rest.
+ *
+ * Removing names spread among the others is what shows a listing that
+ * skips the entry after a removed one (a position that counts entries, an
+ * offset map that looks the next entry up from a removed one: commit
+ * f70681e9e606; libfuse issue 401): names removed next to each other hide
+ * it, the entries skipped being ones that go anyway.
  *
  * Time O(N) but for the seeks (a scan's cookie set is only filled once
  * its cookies stop moving one way, and then it is a hash table); memory
@@ -69,6 +81,7 @@ struct dr {
 	struct ds_scan a, b;   /* the baseline scan and a second one */
 	uint64_t *off_by_num;  /* the baseline d_off of each population name */
 	uint8_t *scratch, *dead;
+	uint8_t *pick;         /* the names a phase removes among the others */
 	bool use_open;         /* create with open(O_CREAT): mknod refused */
 	char *scan_error;      /* the first listing that failed with an errno */
 	bool progress;
@@ -189,7 +202,7 @@ static void census_into(struct dr *r, const struct ds_scan *s, const char *what,
 		return;
 	}
 	struct ds_census c;
-	ds_census(s, r->n, NULL, r->scratch, &c);
+	ds_census(s, r->n, r->dead, r->scratch, &c);
 	char *trouble = ds_scan_trouble(s);
 	if (ds_census_ok(&c) && !trouble)
 		return;
@@ -474,15 +487,171 @@ static bool baseline(struct dr *r, char **complete_msg)
 	return true;
 }
 
+/* ---- names removed among the others ---- */
+
+/* The population names of s not removed yet, each once, in the order s
+ * listed them, into order (r->n slots); how many.  Uses r->scratch. */
+static size_t live_order(struct dr *r, const struct ds_scan *s, uint32_t *order)
+{
+	size_t len = 0;
+	memset(r->scratch, 0, r->n);
+	for (size_t i = 0; i < s->len; i++) {
+		uint32_t t = s->tag[i];
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n)
+			continue;
+		uint32_t num = dc_tag_num(t);
+		if (r->dead[num] || r->scratch[num])
+			continue;
+		r->scratch[num] = 1;
+		order[len++] = num;
+	}
+	return len;
+}
+
+/* r->pick: the names of order that dc_spread_pick() chooses; how many. */
+static size_t mark_spread(struct dr *r, const uint32_t *order, size_t len)
+{
+	size_t picked = 0;
+	memset(r->pick, 0, r->n);
+	for (size_t i = 0; i < len; i++) {
+		if (dc_spread_pick(i, len)) {
+			r->pick[order[i]] = 1;
+			picked++;
+		}
+	}
+	return picked;
+}
+
+/* Remove population name num (a pick) and mark it dead; 0 or an errno. */
+static int remove_pick(struct dr *r, uint32_t num)
+{
+	char name[DC_NAME_LEN + 1];
+	dc_name(DC_POP, num, name);
+	if (unlinkat(r->dirfd, name, 0) != 0 && errno != ENOENT)
+		return errno;
+	r->dead[num] = 1;
+	return 0;
+}
+
+#define PATTERN_SHOWN 4
+
+/* After ds_census() with r->dead: the survivors of order (the listing
+ * before the removals) that the listing lacked, in runs (removed names
+ * may lie within one), the first few each with the removed name nearest
+ * before it and how many were removed before it, so that the pattern
+ * shows: "f0000011 (1 place after removed f0000010, 1 removed before
+ * it)" where the name after a removed one goes, "f0000023 to f0000026
+ * (4 in a row, 13 places after removed f0000010, 4 removed before them)"
+ * where a position that counts entries moves past as many survivors as
+ * names went before it. */
+static char *missing_pattern(const struct dr *r, const uint32_t *order, size_t len)
+{
+	char *s = xstrdup("");
+	char name[16], name2[16], name3[16];
+	size_t shown = 0, last_removed = SIZE_MAX, removed = 0;
+
+	for (size_t i = 0; i < len && shown < PATTERN_SHOWN; i++) {
+		uint32_t num = order[i];
+		if (r->dead[num]) {
+			last_removed = i;
+			removed++;
+			continue;
+		}
+		if (r->scratch[num])
+			continue;
+		/* A run: missing survivors, and removed names among them. */
+		size_t end = i, count = 0;
+		for (size_t j = i; j < len && (r->dead[order[j]] || !r->scratch[order[j]]); j++)
+			if (!r->dead[order[j]]) {
+				end = j;
+				count++;
+			}
+		char *first = xstrdup(dc_tag_name(dc_tag(DC_POP, num), name));
+		char *run = count > 1 ? xasprintf(" to %s", dc_tag_name(dc_tag(DC_POP, order[end]),
+									 name2)) : xstrdup("");
+		char *where = last_removed == SIZE_MAX ? xstrdup("no removed name before")
+			: xasprintf("%zu place%s after removed %s, %zu removed before", i - last_removed,
+				    i - last_removed == 1 ? "" : "s",
+				    dc_tag_name(dc_tag(DC_POP, order[last_removed]), name3), removed);
+		char *t = count > 1
+			? xasprintf("%s%s%s%s (%zu in a row, %s them)", s, shown ? ", " : "", first,
+				    run, count, where)
+			: xasprintf("%s%s%s (%s it)", s, shown ? ", " : "", first, where);
+		free(first);
+		free(run);
+		free(where);
+		free(s);
+		s = t;
+		shown++;
+		/* Go on after the run: the removed names in it count for the next. */
+		for (size_t j = i; j <= end; j++)
+			if (r->dead[order[j]]) {
+				last_removed = j;
+				removed++;
+			}
+		i = end;
+	}
+	return s;
+}
+
+/* "WHAT: census[, missing: pattern][; trouble]" appended to *msg when
+ * the listing s (compared with r->dead) is not clean by the rules of
+ * allow_ghosts; order is the listing before the removals. */
+static void survivors_into(struct dr *r, const struct ds_scan *s, const uint32_t *order,
+			   size_t len, bool allow_ghosts, const char *what, char **msg)
+{
+	struct ds_census c;
+	ds_census(s, r->n, r->dead, r->scratch, &c);
+	if (allow_ghosts)
+		c.ghosts = 0;
+	c.strangers = 0; /* names abiwatch did not make: complete's business */
+	char *trouble = ds_scan_trouble(s);
+	if (ds_census_ok(&c) && !trouble)
+		return;
+	char *d = ds_census_describe(&c);
+	char *pattern = c.missing ? missing_pattern(r, order, len) : NULL;
+	if (pattern && !*pattern) { /* all of them were lacking before the removals */
+		free(pattern);
+		pattern = NULL;
+	}
+	char *t = xasprintf("%s%s%s: %s%s%s%s%s", *msg ? *msg : "", *msg ? "; " : "", what, d,
+			    pattern ? ": " : "", pattern ? pattern : "", trouble && *d ? "; " : "",
+			    trouble ? trouble : "");
+	free(*msg);
+	free(d);
+	free(pattern);
+	free(trouble);
+	*msg = t;
+}
+
 /* ---- changes during a scan ---- */
 
 struct churn {
 	struct dr *r;
 	uint32_t m, done;
 	size_t total;
+	const uint32_t *order; /* scan A's population, in its order */
+	const uint32_t *place; /* of each name in order, or UINT32_MAX */
+	size_t order_len;
+	size_t seen;           /* entries of the scan looked at for picks */
+	uint32_t picks_ahead, picks_passed, next_removed;
 	int err;
 	char *why;
 };
+
+#define PICKS_AHEAD 3 /* the last picks of A's order, removed before the scan reaches them */
+
+static bool churn_remove(struct churn *c, uint32_t num)
+{
+	int e = remove_pick(c->r, num);
+	if (e) {
+		char name[DC_NAME_LEN + 1];
+		dc_name(DC_POP, num, name);
+		c->err = e;
+		c->why = xasprintf("unlink %s: %s", name, aw_errname(e));
+	}
+	return !e;
+}
 
 /* After each getdents64 call, keep the removals and additions in step
  * with the scan: by the end, all m of each. */
@@ -493,6 +662,34 @@ static void churn_step(void *arg, const struct ds_scan *s)
 	char name[DC_NAME_LEN + 1];
 	if (want > c->m)
 		want = c->m;
+	/* Population names spread through the listing, each removed as soon
+	 * as the scan has passed it (where a cursor that counts entries
+	 * shifts), the last few before the scan gets there. */
+	for (size_t i = c->order_len; c->seen == 0 && i-- > 0 && i + PICKS_AHEAD >= c->order_len;)
+		if (c->r->pick[c->order[i]] && !c->r->dead[c->order[i]] && !c->err &&
+		    churn_remove(c, c->order[i]))
+			c->picks_ahead++;
+	for (; c->seen < s->len && !c->err; c->seen++) {
+		uint32_t t = s->tag[c->seen];
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= c->r->n)
+			continue;
+		uint32_t num = dc_tag_num(t);
+		if (c->r->pick[num] && !c->r->dead[num] && churn_remove(c, num))
+			c->picks_passed++;
+	}
+	/* And the name the scan would list next, where an offset map that
+	 * looks up the next entry from a removed one goes wrong
+	 * (f70681e9e606: tmpfs listed the entry before it again). */
+	for (size_t i = s->len; i-- > 0 && !c->err;) {
+		uint32_t t = s->tag[i];
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= c->r->n)
+			continue;
+		uint32_t at = c->place[dc_tag_num(t)];
+		if (at != UINT32_MAX && at + 1 < c->order_len && !c->r->dead[c->order[at + 1]] &&
+		    churn_remove(c, c->order[at + 1]))
+			c->next_removed++;
+		break;
+	}
 	while (c->done < want && !c->err) {
 		dc_name(DC_ADDED_X, c->done, name);
 		if (unlinkat(c->r->dirfd, name, 0) != 0) {
@@ -524,7 +721,15 @@ static void unmodified_once(struct dr *r)
 			unlink_name(r, DC_ADDED_X, i);
 		return;
 	}
-	struct churn c = { .r = r, .m = m, .total = (size_t)r->n + m + 2 };
+	uint32_t *order = xmalloc(((size_t)r->n + 1) * sizeof(*order));
+	size_t len = live_order(r, &r->a, order);
+	size_t picked = mark_spread(r, order, len);
+	uint32_t *place = xmalloc(((size_t)r->n + 1) * sizeof(*place));
+	memset(place, 0xff, (size_t)r->n * sizeof(*place));
+	for (size_t i = 0; i < len; i++)
+		place[order[i]] = (uint32_t)i;
+	struct churn c = { .r = r, .m = m, .total = (size_t)r->n + m + 2, .order = order,
+			   .place = place, .order_len = len };
 	/* Small calls, so that the changes fall between many of them. */
 	size_t bufsize = c.total * 32 / 16;
 	bufsize = bufsize < 1024 ? 1024 : bufsize > 65536 ? 65536 : bufsize;
@@ -532,6 +737,11 @@ static void unmodified_once(struct dr *r)
 		.cap = 3 * c.total + 1000, .bufsize = bufsize, .after_call = churn_step, .arg = &c,
 	};
 	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
+	/* The picks the scan never listed go now: every pick is removed. */
+	uint32_t picks_after = 0;
+	for (size_t i = 0; i < len && !c.err; i++)
+		if (r->pick[order[i]] && !r->dead[order[i]] && churn_remove(&c, order[i]))
+			picks_after++;
 
 	if (c.err) {
 		aw_error(ctx, "unmodified_once", "changing the directory during the scan: %s", c.why);
@@ -542,22 +752,28 @@ static void unmodified_once(struct dr *r)
 		aw_error(ctx, "unmodified_once", "scanning: getdents64 failed with %s after %zu entries",
 			 aw_errname(r->b.err), r->b.len);
 	} else {
+		/* Names removed during the scan may be listed or not. */
+		char *msg = NULL;
+		survivors_into(r, &r->b, order, len, true, "the untouched names", &msg);
 		struct ds_census cs;
-		ds_census(&r->b, r->n, NULL, r->scratch, &cs);
-		char *trouble = ds_scan_trouble(&r->b);
-		if (trouble || cs.missing || cs.repeated || !ds_dots_ok(cs.dots, cs.dotdots)) {
-			char *d = ds_census_describe(&cs);
-			aw_fail(ctx, "unmodified_once", "with %u names removed and %u added during "
-				"the scan: %s%s%s", c.done, c.done, d, trouble && *d ? "; " : "",
-				trouble ? trouble : "");
-			free(d);
-		} else {
+		ds_census(&r->b, r->n, r->dead, r->scratch, &cs);
+		if (msg)
+			aw_fail(ctx, "unmodified_once", "with %u names added and %u removed during "
+				"the scan, and %zu more spread among the others removed as the scan "
+				"passed them, %u more just ahead of it: %s", c.done, c.done, picked,
+				c.next_removed, msg);
+		else
 			aw_pass(ctx, "unmodified_once");
-		}
-		free(trouble);
+		free(msg);
 		aw_note(ctx, "unmodified_once: %u removed and %u added over %zu getdents64 calls; "
-			"%zu of the changed names were listed", c.done, c.done, r->b.calls, cs.added);
+			"%zu of the changed names were listed; of %zu names spread through the "
+			"listing (every 20th, the first and last 3), %u removed just after the scan "
+			"passed them, %u before it got there, %u after it; and the next name after "
+			"each call, %u names", c.done, c.done, r->b.calls, cs.added, picked,
+			c.picks_passed, c.picks_ahead, picks_after, c.next_removed);
 	}
+	free(order);
+	free(place);
 	free(c.why);
 	for (uint32_t i = 0; i < m; i++) {
 		if (i >= c.done)
@@ -587,7 +803,7 @@ static void stable_after_unlink(struct dr *r)
 	uint32_t q = r->n / 10 ? r->n / 10 : 1, deleted = 0;
 	for (size_t i = 0; i < r->a.len && deleted < q; i++) {
 		uint32_t t = r->a.tag[i];
-		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n)
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n || r->dead[dc_tag_num(t)])
 			continue;
 		char name[DC_NAME_LEN + 1];
 		dc_name(DC_POP, dc_tag_num(t), name);
@@ -637,6 +853,127 @@ static void stable_after_unlink(struct dr *r)
 		cs.missing || cs.ghosts ? "; the listing lost or kept names" : "");
 	aw_observe(ctx, obs, "%s", changed ? "cookies_changed" : wrong ? "seeks_changed"
 		   : cs.missing || cs.ghosts ? "entries_changed" : "stable");
+}
+
+/* The tags readdir() gives, appended to l (at most r->cap in all) until
+ * the end, or until *live (the names not removed) reaches stop_after_live
+ * when that is not 0; l->err when readdir() failed. */
+static void read_stream(struct dr *r, DIR *d, struct ds_scan *l, size_t stop_after_live,
+			size_t *live)
+{
+	struct dirent *e;
+	errno = 0;
+	while (l->len < r->cap && (!stop_after_live || *live < stop_after_live) &&
+	       (e = readdir(d))) {
+		uint32_t tag = dc_tag_of(e->d_name);
+		if (l->len == l->alloc) {
+			l->alloc = l->alloc ? l->alloc * 2 : 1024;
+			l->tag = xrealloc(l->tag, l->alloc * sizeof(*l->tag));
+		}
+		l->tag[l->len++] = tag;
+		*live += dc_tag_is(tag, DC_POP) && dc_tag_num(tag) < r->n && !r->dead[dc_tag_num(tag)];
+		errno = 0;
+	}
+	if (l->len >= r->cap)
+		l->capped = true;
+	else if (errno)
+		l->err = errno;
+	else if (!stop_after_live || *live < stop_after_live)
+		l->ended = true;
+}
+
+/* Names spread through the listing (every 20th in the order of a fresh
+ * scan, the first and last 3) removed among the others; then every other
+ * name exactly once, and no removed one, in a fresh getdents64 scan; and
+ * exactly once in a DIR stream opened before the removals, read half way,
+ * and resumed with seekdir() to the cookie telldir() gave there.  That
+ * stream seeks to the cookie before the removals too, so that the
+ * kernel's position is that cookie: a cursor that follows the entries
+ * (tmpfs before 6.6) keeps its place, one that counts them loses it. */
+static void survivors_once(struct dr *r)
+{
+	struct aw_ctx *ctx = r->ctx;
+	const char *chk = "survivors_once";
+
+	if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 || !r->b.ended) {
+		char *trouble = ds_scan_trouble(&r->b);
+		aw_error(ctx, chk, "the scan before the removals did not end normally%s%s",
+			 trouble ? ": " : "", trouble ? trouble : "");
+		free(trouble);
+		return;
+	}
+	uint32_t *order = xmalloc(((size_t)r->n + 1) * sizeof(*order));
+	size_t len = live_order(r, &r->b, order);
+	if (len < 2) {
+		aw_skip(ctx, chk, "needs 2 names at least: one to remove, one to keep (%zu left)", len);
+		free(order);
+		return;
+	}
+	size_t picked = mark_spread(r, order, len);
+
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		aw_error(ctx, chk, "opendir: %s", aw_errname(errno));
+		if (fd >= 0)
+			close(fd);
+		free(order);
+		return;
+	}
+	struct ds_scan l = { 0 };
+	size_t live = 0;
+	read_stream(r, d, &l, len / 2, &live);
+	long cookie = telldir(d);
+	size_t before = l.len;
+	if (!l.err && !l.capped)
+		seekdir(d, cookie);
+	int err = 0;
+	uint32_t bad = 0;
+	for (size_t i = 0; i < len && !err; i++)
+		if (r->pick[order[i]] && (err = remove_pick(r, order[i])) != 0)
+			bad = order[i];
+	if (!l.err && !l.capped && !err) {
+		seekdir(d, cookie);
+		l.ended = false;
+		read_stream(r, d, &l, 0, &live);
+	}
+	closedir(d);
+
+	char *msg = NULL;
+	if (err) {
+		char name[16];
+		aw_error(ctx, chk, "unlink %s: %s", dc_tag_name(dc_tag(DC_POP, bad), name),
+			 aw_errname(err));
+		goto out;
+	}
+	if (l.err) {
+		aw_error(ctx, chk, "readdir failed with %s after %zu entries", aw_errname(l.err), l.len);
+		goto out;
+	}
+	/* Names removed after opendir() may be listed or not (POSIX readdir). */
+	char *what = xasprintf("readdir(3) on a stream opened before, resumed with seekdir() "
+			       "after entry %zu", before);
+	survivors_into(r, &l, order, len, true, what, &msg);
+	free(what);
+	if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 && !r->b.err)
+		r->b.err = ENOMEM;
+	if (r->b.err) {
+		aw_error(ctx, chk, "getdents64 failed with %s after %zu entries", aw_errname(r->b.err),
+			 r->b.len);
+		goto out;
+	}
+	survivors_into(r, &r->b, order, len, false, "a fresh getdents64 scan", &msg);
+	if (msg)
+		aw_fail(ctx, chk, "with %zu of %zu names removed, spread among the others: %s",
+			picked, len, msg);
+	else
+		aw_pass(ctx, chk);
+	aw_note(ctx, "survivors_once: %zu of %zu names removed (every 20th in listing order, the "
+		"first and last 3) after a DIR stream listed %zu entries", picked, len, before);
+out:
+	free(msg);
+	free(l.tag);
+	free(order);
 }
 
 /* What the renaming child of terminates_rename works on. */
@@ -793,6 +1130,7 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 	r.off_by_num = xcalloc(n, sizeof(*r.off_by_num));
 	r.scratch = xcalloc(n, 1);
 	r.dead = xcalloc(n, 1);
+	r.pick = xcalloc(n, 1);
 
 	if (make_files(&r, DC_POP, n, &why) != 0) {
 		aw_error_rest(ctx, "%s", why);
@@ -803,7 +1141,7 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 	if (timing)
 		bare_timing(&r, &bare_scan, &bare_seek);
 
-	double t1 = aw_now(), phase[6];
+	double t1 = aw_now(), phase[7];
 	char *complete_msg = NULL;
 	if (!baseline(&r, &complete_msg))
 		goto out;
@@ -826,8 +1164,10 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 	phase[3] = aw_now();
 	stable_after_unlink(&r);
 	phase[4] = aw_now();
-	terminates_rename(&r);
+	survivors_once(&r);
 	phase[5] = aw_now();
+	terminates_rename(&r);
+	phase[6] = aw_now();
 	double checks_s = elapsed(t1);
 
 	struct rusage ru;
@@ -839,9 +1179,10 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 			 (double)ru.ru_maxrss * 1024 / n);
 	aw_note(ctx, "timing: %u entries created in %.3f s, checked in %.3f s (scans and seeks "
 		"%.3f, compat32 %.3f, unmodified_once %.3f, rescan %.3f, stable_after_unlink %.3f, "
-		"terminates_rename %.3f); peak RSS %.1f MiB%s", n, create_s, checks_s,
-		phase[0] - t1, phase[1] - phase[0], phase[2] - phase[1], phase[3] - phase[2],
-		phase[4] - phase[3], phase[5] - phase[4], (double)ru.ru_maxrss / 1024, per_entry);
+		"survivors_once %.3f, terminates_rename %.3f); peak RSS %.1f MiB%s", n, create_s,
+		checks_s, phase[0] - t1, phase[1] - phase[0], phase[2] - phase[1],
+		phase[3] - phase[2], phase[4] - phase[3], phase[5] - phase[4], phase[6] - phase[5],
+		(double)ru.ru_maxrss / 1024, per_entry);
 	if (timing)
 		aw_note(ctx, "bench: entries %u checks %.3f s bare_scan %.3f s bare_seeks %.3f s "
 			"ratio %.2f", n, checks_s, bare_scan, bare_seek,
@@ -855,6 +1196,7 @@ out:
 	free(r.off_by_num);
 	free(r.scratch);
 	free(r.dead);
+	free(r.pick);
 }
 
 /* Every name the probe may have made, by name. */

@@ -29,7 +29,12 @@ const struct aw_item dirent_items[] = {
 	AW_CHECK_ITEM("terminates_rename", "a scan ends within 3N+1000 entries while another "
 		      "process renames the entries (generic/736)"),
 	AW_CHECK_ITEM("unmodified_once", "names not touched are returned exactly once while N/20 "
-		      "others are removed and N/20 added during the scan"),
+		      "new names are removed and N/20 added during the scan, and every 20th name "
+		      "(the first and last 3 too) is removed as the scan passes it"),
+	AW_CHECK_ITEM("survivors_once", "after every 20th name (the first and last 3 too) is "
+		      "removed, every other name is listed exactly once: by a fresh getdents64 scan, "
+		      "and by a DIR stream opened before and resumed with seekdir() at a cookie "
+		      "taken before the removals"),
 	AW_OBS_ITEM("cookie_bits", "bits of the largest d_off but the end-of-directory one",
 		    .change = "programs packing data above d_off (GlusterFS DHT) lose or corrupt it",
 		    .unit = "bit"),
