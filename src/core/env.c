@@ -118,6 +118,23 @@ static char *mem_total(void)
 	return kib >= 0 ? xasprintf("%lld", kib * 1024) : xstrdup("unknown");
 }
 
+/* The clocksource the kernel reads time from, which decides what the
+ * vDSO serves without a system call; "unknown" without sysfs. */
+static char *clocksource(void)
+{
+	char *text;
+	size_t len;
+	if (aw_file_slurp("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			  &text, &len) != 0)
+		return xstrdup("unknown");
+	text[strcspn(text, "\n")] = '\0';
+	if (!*text) {
+		free(text);
+		return xstrdup("unknown");
+	}
+	return text;
+}
+
 void aw_env_collect(struct aw_env *env)
 {
 	struct utsname u;
@@ -140,6 +157,9 @@ void aw_env_collect(struct aw_env *env)
 	aw_env_set(env, "userns", userns);
 	aw_env_set(env, "memory", memory);
 	aw_env_set(env, "cpus", cpus);
+	char *cs = clocksource();
+	aw_env_set(env, "clocksource", cs);
+	free(cs);
 	free(userns);
 	free(memory);
 	free(cpus);
