@@ -1,5 +1,4 @@
 #include "time.h"
-const struct aw_probe time_timens_probes[] = { AW_PROBES_END };
 const struct aw_probe time_random_probes[] = { AW_PROBES_END };
 const struct aw_probe time_adjust_probes[] = { AW_PROBES_END };
 const struct aw_probe time_compat_probes[] = { AW_PROBES_END };
