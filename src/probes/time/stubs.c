@@ -1,3 +1,2 @@
 #include "time.h"
-const struct aw_probe time_adjust_probes[] = { AW_PROBES_END };
 const struct aw_probe time_compat_probes[] = { AW_PROBES_END };
