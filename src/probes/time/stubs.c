@@ -1,2 +1,0 @@
-#include "time.h"
-const struct aw_probe time_compat_probes[] = { AW_PROBES_END };
