@@ -11,7 +11,7 @@
  * VM guest (settime): settimeofday one day ahead must move
  * CLOCK_REALTIME and leave CLOCK_MONOTONIC and CLOCK_BOOTTIME alone
  * (clock_gettime(2)), and a timerfd armed with TFD_TIMER_CANCEL_ON_SET
- * (timerfd_create(2), 9cc1f7c7ec1c) reports ECANCELED, which is how
+ * (timerfd_create(2), 99ee5315dac6) reports ECANCELED, which is how
  * systemd notices a clock jump.
  */
 #include "time.h"
@@ -171,7 +171,7 @@ static const char *const adjust_tags[] = {
 	"man:adjtimex(2)", "man:clock_adjtime(2)", NULL,
 };
 static const char *const settime_tags[] = {
-	"man:settimeofday(2)", "man:timerfd_create(2)", "linux-git:9cc1f7c7ec1c", NULL,
+	"man:settimeofday(2)", "man:timerfd_create(2)", "linux-git:99ee5315dac6", NULL,
 };
 
 const struct aw_probe time_adjust_probes[] = {

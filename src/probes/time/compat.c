@@ -37,7 +37,10 @@ static const struct aw_item compat_items[] = {
 		      .object = "clocks"),
 	AW_OBS_ITEM("vdso.image", "the 32-bit vDSO as the ELF reader sees it", .object = "vdso"),
 	VSYM("__vdso_clock_gettime"), VSYM("__vdso_clock_gettime64"), VSYM("__vdso_gettimeofday"),
-	VSYM("__vdso_time"), VSYM("__vdso_clock_getres"), VSYM("__vdso_getcpu"),
+	VSYM("__vdso_time"), VSYM("__vdso_clock_getres"),
+	AW_OBS_ITEM("vdso.sym.__vdso_getcpu", "the version of the 32-bit vDSO's __vdso_getcpu, or absent "
+		    "(added by 92d33063c081, 6.3)", .object = "vdso", .absent = c_absent,
+		    .change = "32-bit programs read their CPU number without a system call, or no longer"),
 	VSYM("__vdso_getrandom"), VSYM("__kernel_vsyscall"), VSYM("__kernel_sigreturn"),
 	VSYM("__kernel_rt_sigreturn"),
 	AW_ITEMS_END
@@ -65,7 +68,8 @@ static void run_compat(struct aw_ctx *ctx)
 }
 
 static const char *const compat_tags[] = {
-	"man:clock_gettime(2)", "man:timer_create(2)", "man:vdso(7)", "linux-git:ec2d0c04624b", NULL,
+	"man:clock_gettime(2)", "man:timer_create(2)", "man:vdso(7)", "linux-git:ec2d0c04624b",
+	"linux-git:92d33063c081", NULL,
 };
 static const char *const compat_kconfig[] = { "CONFIG_IA32_EMULATION", NULL };
 

@@ -3,8 +3,8 @@
  * The vDSO (vdso(7)), read by the probe's own ELF reader (lib/elf.h)
  * from the address in AT_SYSINFO_EHDR, without the C library's help:
  * its defined symbols with their versions (__vdso_clock_gettime@LINUX_2.6
- * ...; __vdso_getrandom since 4ad10a5f5f78, 6.11, which glibc 2.41 and
- * systemd use when present), and, for every clock id and the other
+ * ...; __vdso_getrandom since 6.11: 4ad10a5f5f78 the generic code,
+ * 33385150ac45 x86's; glibc 2.41 uses it when present), and, for every clock id and the other
  * calls, whether the vDSO serves the call or falls back to the system
  * call.  That is decided by counting, never by timing: a child traced
  * with PTRACE_SYSCALL calls the vDSO function by the address the reader
@@ -377,7 +377,8 @@ static void run_vdso(struct aw_ctx *ctx)
 }
 
 static const char *const vdso_tags[] = {
-	"man:vdso(7)", "man:ptrace(2)", "man:elf(5)", "linux-git:4ad10a5f5f78", NULL,
+	"man:vdso(7)", "man:ptrace(2)", "man:elf(5)", "linux-git:4ad10a5f5f78",
+	"linux-git:33385150ac45", NULL,
 };
 
 const struct aw_probe time_vdso_probes[] = {
