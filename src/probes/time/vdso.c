@@ -4,8 +4,8 @@
  * from the address in AT_SYSINFO_EHDR, without the C library's help:
  * its defined symbols with their versions (__vdso_clock_gettime@LINUX_2.6
  * ...; __vdso_getrandom since 6.11: 4ad10a5f5f78 the generic code,
- * 33385150ac45 x86's; glibc 2.41 uses it when present), and, for every clock id and the other
- * calls, whether the vDSO serves the call or falls back to the system
+ * 33385150ac45 x86's; glibc 2.41 uses it when present), and, for
+ * every clock id and the other calls, whether the vDSO serves the call or falls back to the system
  * call.  That is decided by counting, never by timing: a child traced
  * with PTRACE_SYSCALL calls the vDSO function by the address the reader
  * found, each call preceded by a marker (close(-1000 - N)), and the
