@@ -8,6 +8,7 @@
 #include "lib/procfs.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,19 @@ static char *clocksource(void)
 	return text;
 }
 
+/* Whether an RTC can wake the machine, which the alarm clocks need
+ * (CLOCK_REALTIME_ALARM, CLOCK_BOOTTIME_ALARM: kernel/time/alarmtimer.c
+ * takes the first RTC with a wake alarm): "yes" or "no: why". */
+static char *rtc_wakealarm(void)
+{
+	glob_t g;
+	int rc = glob("/sys/class/rtc/rtc*/wakealarm", 0, NULL, &g);
+	bool yes = rc == 0 && g.gl_pathc > 0;
+	if (rc == 0)
+		globfree(&g);
+	return xstrdup(yes ? "yes" : "no: no /sys/class/rtc/rtc*/wakealarm");
+}
+
 void aw_env_collect(struct aw_env *env)
 {
 	struct utsname u;
@@ -160,6 +174,9 @@ void aw_env_collect(struct aw_env *env)
 	char *cs = clocksource();
 	aw_env_set(env, "clocksource", cs);
 	free(cs);
+	char *rtc = rtc_wakealarm();
+	aw_env_set(env, "rtc", rtc);
+	free(rtc);
 	free(userns);
 	free(memory);
 	free(cpus);

@@ -7,7 +7,8 @@
  * timerfd_create takes it and whether clock_nanosleep(TIMER_ABSTIME)
  * to a moment already past returns at once (so no item waits).  The
  * alarm clocks need an RTC that can wake the machine and CAP_WAKE_ALARM
- * (alarmtimer.c), so they follow the machine too.  Then the dynamic CPU
+ * (alarmtimer.c): without such an RTC (env.rtc) they are skips of cause
+ * rtc, since the kernel's answer would be the machine's.  Then the dynamic CPU
  * clocks (clock_getcpuclockid(3): ~pid << 3 | CPUCLOCK_SCHED, bit 2 for a
  * thread) of this process, this thread, a child, a thread of another
  * process and a reaped pid; CLOCK_BOOTTIME - CLOCK_MONOTONIC, which
@@ -25,6 +26,7 @@
 #include "lib/errname.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -113,11 +115,33 @@ static long sys_gettime(clockid_t id, struct timespec *ts)
 	return syscall(SYS_clock_gettime, id, ts);
 }
 
+/* Whether an RTC can wake the machine (the alarm clocks need one, with
+ * CAP_WAKE_ALARM): as env.rtc decides it. */
+static bool have_rtc(void)
+{
+	glob_t g;
+	int rc = glob("/sys/class/rtc/rtc*/wakealarm", 0, NULL, &g);
+	bool yes = rc == 0 && g.gl_pathc > 0;
+	if (rc == 0)
+		globfree(&g);
+	return yes;
+}
+
 static void one_clock(struct aw_ctx *ctx, int id)
 {
 	char item[64], buf[TIME_RES_LEN];
 	const char *n = time_clock_names[id];
 	struct timespec ts;
+
+	if ((id == CLOCK_REALTIME_ALARM || id == CLOCK_BOOTTIME_ALARM) && !have_rtc()) {
+		static const char *const parts[] = { "gettime", "getres", "timerfd", "nanosleep_abs" };
+		for (size_t i = 0; i < 4; i++) {
+			snprintf(item, sizeof(item), "clock.%s.%s", n, parts[i]);
+			aw_skip_cause(ctx, item, "rtc", "the alarm clocks need an RTC that can wake "
+				      "the machine (alarmtimer.c)");
+		}
+		return;
+	}
 
 	long rc = sys_gettime(id, &ts);
 	snprintf(item, sizeof(item), "clock.%s.gettime", n);
