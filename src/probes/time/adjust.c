@@ -125,11 +125,6 @@ static const struct aw_item settime_items[] = {
 	AW_ITEMS_END
 };
 
-static long long secs(long long ns)
-{
-	return (ns + (ns >= 0 ? 500000000LL : -500000000LL)) / 1000000000LL;
-}
-
 static void run_settime(struct aw_ctx *ctx)
 {
 	struct timespec r0, m0, b0, r1, m1, b1;
@@ -149,7 +144,7 @@ static void run_settime(struct aw_ctx *ctx)
 	clock_gettime(CLOCK_REALTIME, &r1);
 	clock_gettime(CLOCK_MONOTONIC, &m1);
 	clock_gettime(CLOCK_BOOTTIME, &b1);
-	aw_observe_long(ctx, "realtime_jump", secs(time_ns(&r1) - time_ns(&r0)));
+	aw_observe_long(ctx, "realtime_jump", time_secs(time_ns(&r1) - time_ns(&r0)));
 	long long dm = time_ns(&m1) - time_ns(&m0), db = time_ns(&b1) - time_ns(&b0);
 	aw_expect(ctx, "monotonic_unaffected", dm >= 0 && dm < 1000000000LL && db >= 0 &&
 		  db < 1000000000LL, "MONOTONIC moved %lld ns, BOOTTIME %lld ns", dm, db);

@@ -177,10 +177,7 @@ static void observe_cpuclock(struct aw_ctx *ctx, const char *item, clockid_t id)
 
 static void *idle_thread(void *arg)
 {
-	int *fds = arg;
-	char c;
-	while (read(fds[0], &c, 1) < 0 && errno == EINTR)
-		;
+	time_wait_readable(*(int *)arg);
 	return NULL;
 }
 
@@ -217,31 +214,17 @@ static void cpuclocks(struct aw_ctx *ctx)
 		close(fds[1]);
 	}
 
-	/* A child that waits for its end on a pipe: its pid is also its
-	 * main thread's id. */
-	int gate[2];
-	if (pipe(gate) != 0) {
-		aw_error(ctx, "cpuclock.child_process", "pipe: %s", aw_errname(errno));
-		return;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		char c;
-		close(gate[1]);
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
-	}
-	close(gate[0]);
+	/* A child that waits: its pid is also its main thread's id. */
+	int gate;
+	const char *what = "";
+	pid_t pid = time_waiting_child(&gate, &what);
 	if (pid < 0) {
-		aw_error(ctx, "cpuclock.child_process", "fork: %s", aw_errname(errno));
-		close(gate[1]);
+		aw_error(ctx, "cpuclock.child_process", "%s: %s", what, aw_errname(pid));
 		return;
 	}
 	observe_cpuclock(ctx, "cpuclock.child_process", PROCESS_CLOCK(pid));
 	observe_cpuclock(ctx, "cpuclock.child_thread", THREAD_CLOCK(pid));
-	close(gate[1]);
-	waitpid(pid, NULL, 0);
+	time_child_release(pid, gate);
 	observe_cpuclock(ctx, "cpuclock.reaped", PROCESS_CLOCK(pid));
 }
 
@@ -302,7 +285,7 @@ static void clock_checks(struct aw_ctx *ctx)
 	}
 	long long mid = (time_ns(&real) + time_ns(&real2)) / 2;
 	long long off = time_ns(&tai) - mid;
-	aw_observe_long(ctx, "tai_offset", (off + (off >= 0 ? 500000000LL : -500000000LL)) / 1000000000LL);
+	aw_observe_long(ctx, "tai_offset", time_secs(off));
 }
 
 static void run_clocks(struct aw_ctx *ctx)

@@ -16,7 +16,11 @@
 #include "time.h"
 #include "lib/errname.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 const char *const time_clock_names[TIME_NCLOCKS] = {
 	"realtime", "monotonic", "process_cputime", "thread_cputime", "monotonic_raw",
@@ -37,9 +41,51 @@ const char *time_ok(long rc, int err)
 	return rc == 0 ? "ok" : aw_errname(err);
 }
 
+void time_wait_readable(int fd)
+{
+	char c;
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+pid_t time_waiting_child(int *gate, const char **what)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		*what = "pipe";
+		return -errno;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		time_wait_readable(p[0]);
+		_exit(0);
+	}
+	int err = errno;
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		*what = "fork";
+		return -err;
+	}
+	*gate = p[1];
+	return pid;
+}
+
+void time_child_release(pid_t pid, int gate)
+{
+	close(gate);
+	waitpid(pid, NULL, 0);
+}
+
 long long time_ns(const struct timespec *ts)
 {
 	return (long long)ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+long long time_secs(long long ns)
+{
+	return (ns + (ns >= 0 ? 500000000LL : -500000000LL)) / 1000000000LL;
 }
 
 static const struct aw_probe *const tables[] = {

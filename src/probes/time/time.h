@@ -7,6 +7,7 @@
 #include "core/probe.h"
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <time.h>
 
 #define TIME_HELPER "abiwatch-time-m32"
@@ -26,7 +27,18 @@ const char *time_res(char buf[TIME_RES_LEN], long long rc, int err);
 /* "ok" for rc 0, else the name of err. */
 const char *time_ok(long rc, int err);
 
+/* A child that does nothing but wait, blocked reading a pipe, until
+ * time_child_release(): its pid, with the pipe's write end in *gate; or
+ * -errno with *what naming the call that failed ("pipe", "fork"). */
+pid_t time_waiting_child(int *gate, const char **what);
+/* Let that child end and reap it. */
+void time_child_release(pid_t pid, int gate);
+/* Block until fd has a byte to read or its writers are gone. */
+void time_wait_readable(int fd);
+
 /* Nanoseconds of a timespec. */
 long long time_ns(const struct timespec *ts);
+/* Nanoseconds as whole seconds, rounded to the nearest. */
+long long time_secs(long long ns);
 
 #endif

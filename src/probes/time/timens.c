@@ -68,12 +68,6 @@ struct reading {
 	long long mono, boot, real, vmono, vboot;
 };
 
-/* Whole seconds, rounded to the nearest. */
-static long long secs(long long ns)
-{
-	return (ns + (ns >= 0 ? 500000000LL : -500000000LL)) / 1000000000LL;
-}
-
 static long long sys_ns(clockid_t id)
 {
 	struct timespec ts;
@@ -159,7 +153,6 @@ static int ns_child(void *arg)
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
-		char c;
 		in->mono = sys_ns(CLOCK_MONOTONIC);
 		in->boot = sys_ns(CLOCK_BOOTTIME);
 		in->real = sys_ns(CLOCK_REALTIME);
@@ -167,8 +160,7 @@ static int ns_child(void *arg)
 		in->vboot = vdso_ns(CLOCK_BOOTTIME);
 		close(gate[1]);
 		/* Stay inside until the parent has tried the write. */
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
+		time_wait_readable(gate[0]);
 		_exit(0);
 	}
 	close(gate[0]);
@@ -183,13 +175,13 @@ static int ns_child(void *arg)
 	close(gate[1]);
 	waitpid(pid, NULL, 0);
 
-	long long dm = secs(in->mono - mono), db = secs(in->boot - boot);
+	long long dm = time_secs(in->mono - mono), db = time_secs(in->boot - boot);
 	aw_observe_long(ctx, "child.monotonic", dm);
 	aw_observe_long(ctx, "child.boottime", db);
-	aw_observe_long(ctx, "child.realtime", secs(in->real - real));
-	aw_expect(ctx, "vdso_agrees", secs(in->vmono - mono) == dm && secs(in->vboot - boot) == db,
-		  "system call %lld/%lld s, vDSO %lld/%lld s", dm, db, secs(in->vmono - mono),
-		  secs(in->vboot - boot));
+	aw_observe_long(ctx, "child.realtime", time_secs(in->real - real));
+	long long vm = time_secs(in->vmono - mono), vb = time_secs(in->vboot - boot);
+	aw_expect(ctx, "vdso_agrees", vm == dm && vb == db, "system call %lld/%lld s, vDSO %lld/%lld s",
+		  dm, db, vm, vb);
 	return 0;
 }
 

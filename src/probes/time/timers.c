@@ -247,24 +247,12 @@ static void thread_id(struct aw_ctx *ctx)
 		syscall(SYS_timer_delete, id);
 	}
 
-	/* A child, stopped on a pipe: a thread of another process. */
-	int gate[2];
-	if (pipe(gate) != 0) {
-		aw_error(ctx, "thread_id.other_process", "pipe: %s", aw_errname(errno));
-		return;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		char c;
-		close(gate[1]);
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
-	}
-	close(gate[0]);
+	/* A waiting child: a thread of another process. */
+	int gate;
+	const char *what = "";
+	pid_t pid = time_waiting_child(&gate, &what);
 	if (pid < 0) {
-		aw_error(ctx, "thread_id.other_process", "fork: %s", aw_errname(errno));
-		close(gate[1]);
+		aw_error(ctx, "thread_id.other_process", "%s: %s", what, aw_errname(pid));
 		return;
 	}
 	ev.tid = pid;
@@ -275,8 +263,7 @@ static void thread_id(struct aw_ctx *ctx)
 		  time_ok(rc, err));
 	if (rc == 0)
 		syscall(SYS_timer_delete, id);
-	close(gate[1]);
-	waitpid(pid, NULL, 0);
+	time_child_release(pid, gate);
 }
 
 static void run_timers(struct aw_ctx *ctx)
