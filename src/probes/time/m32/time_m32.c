@@ -10,8 +10,9 @@
  * 32-bit vDSO, a different ELF image with its own symbols
  * (__kernel_vsyscall, __vdso_clock_gettime64 ...; __vdso_getcpu only
  * since 92d33063c081, 6.3), read with the same reader (lib/elf.h).
- * Its first timer id is the one a process gets after an exec, since the probe creates three timers in the process
- * before it execs this program.  It reports the compat32 probe's items
+ * Its first timer id is the one a process gets after an exec, since
+ * the probe creates three timers in the process before it execs this
+ * program.  It reports the compat32 probe's items
  * as lines of the probe protocol on stdout (lib/wire.h).
  */
 #include "lib/elf.h"
