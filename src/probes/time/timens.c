@@ -197,9 +197,11 @@ static const char *const timens_tags[] = {
 	"man:time_namespaces(7)", "man:unshare(2)", "linux-git:769071ac9f20", NULL,
 };
 
+static const char *const timens_kconfig[] = { "CONFIG_TIME_NS", "CONFIG_USER_NS", NULL };
+
 const struct aw_probe time_timens_probes[] = {
 	{ .name = "timens", .summary = "time namespaces: offsets, what a child sees, the clocks "
 	  "that cannot be offset", .run = run_timens, .items = timens_items, .tags = timens_tags,
-	  .needs = { .userns = true } },
+	  .needs = { .userns = true, .kconfig = timens_kconfig } },
 	AW_PROBES_END
 };

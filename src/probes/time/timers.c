@@ -294,9 +294,11 @@ static const char *const timer_tags[] = {
 	"linux-git:ec2d0c04624b", NULL,
 };
 
+static const char *const timer_kconfig[] = { "CONFIG_POSIX_TIMERS", "CONFIG_USER_NS", NULL };
+
 const struct aw_probe time_timer_probes[] = {
 	{ .name = "timers", .summary = "posix timer ids (CRIU), PR_TIMER_CREATE_RESTORE_IDS, the "
 	  "limit, overruns, SIGEV_THREAD_ID", .run = run_timers, .items = timer_items,
-	  .tags = timer_tags },
+	  .tags = timer_tags, .needs = { .kconfig = timer_kconfig } },
 	AW_PROBES_END
 };

@@ -381,9 +381,11 @@ static const char *const vdso_tags[] = {
 	"linux-git:33385150ac45", NULL,
 };
 
+static const char *const vdso_kconfig[] = { "CONFIG_GENERIC_GETTIMEOFDAY", "CONFIG_VDSO_GETRANDOM", NULL };
+
 const struct aw_probe time_vdso_probes[] = {
 	{ .name = "vdso", .summary = "the vDSO's symbols and versions (own ELF reader), and which "
 	  "calls it serves without a system call (counted by ptrace)", .run = run_vdso,
-	  .items = vdso_items, .tags = vdso_tags },
+	  .items = vdso_items, .tags = vdso_tags, .needs = { .kconfig = vdso_kconfig } },
 	AW_PROBES_END
 };
