@@ -94,7 +94,7 @@ TIME_SAME=(
 	obs.time.getrandom.flags.insecure_random EINVAL
 	obs.time.getrandom.flags.unknown_bit EINVAL
 	obs.time.getrandom.flags.high_bit EINVAL
-	obs.time.getrandom.large 33558528
+	obs.time.getrandom.large 1048576
 	obs.time.getrandom.urandom_read 16
 	obs.time.getrandom.knob.poolsize 256
 	obs.time.getrandom.knob.entropy_avail full

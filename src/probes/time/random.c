@@ -60,7 +60,7 @@ static const struct aw_item random_items[] = {
 	FLAG_ITEM("insecure_random", "GRND_INSECURE | GRND_RANDOM"),
 	FLAG_ITEM("unknown_bit", "bit 3 (0x8), unassigned"),
 	FLAG_ITEM("high_bit", "bit 31, unassigned"),
-	AW_OBS_ITEM("large", "getrandom of 32 MiB + 4 KiB with GRND_NONBLOCK: the bytes one call returns (man: at most 32 MiB - 1 once)",
+	AW_OBS_ITEM("large", "getrandom of 1 MiB with GRND_NONBLOCK: the bytes one call returns",
 		    .object = "flags", .unit = "B"),
 	AW_OBS_ITEM("urandom_read", "read(/dev/urandom, 16)", .object = "urandom"),
 	AW_OBS_ITEM("knobs", "the files of /proc/sys/kernel/random with their modes", .object = "knobs",
@@ -115,7 +115,7 @@ static void flags(struct aw_ctx *ctx)
 	aw_expect(ctx, "unknown_refused", unknown && r < 0 && err == EINVAL,
 		  "bit 3 and bit 31 were not both refused with EINVAL");
 
-	size_t big = (32u << 20) + 4096; /* just past the old 32 MiB - 1 cap */
+	size_t big = 1u << 20;
 	char *buf = malloc(big);
 	if (!buf) {
 		aw_error(ctx, "large", "malloc");
