@@ -15,7 +15,8 @@
 #   - the 32-bit helper: time64 calls, the compat sigevent, the 32-bit
 #     vDSO, timer ids after an exec.
 # And the diff matrix wrote between them names exactly the changed items,
-# each explained in tests/lib/time-values.sh (printed here).
+# each explained in tests/lib/time-values.sh (printed here), as four
+# objects whose interfaces appeared.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
@@ -73,6 +74,12 @@ done
 # The diff between the two guests: the changed items and nothing else.
 diffs=("$tmp"/m/*.diff)
 if [[ -f ${diffs[0]} ]]; then
+	# Each difference is an interface that appeared (.absent), grouped by
+	# object: 4 objects, nothing that worked breaks.
+	summary=$(head -n 1 "${diffs[0]}")
+	[[ $summary == "4 kernel changes, 0 new failures (time 4 appeared); "* ]] &&
+		report ok "the diff's summary: $summary" || report bad "the diff's summary: $summary"
+	diffs[0]=$(verbose_diff "${diffs[0]}") # an item's line, also in an object of several
 	got=$(sed -n 's/^ *\(changed\|added\) *\(obs\.[^: ]*\)[: ].*/\2/p' "${diffs[0]}" | sort)
 	want=$(for ((i = 0; i < ${#TIME_CHANGED[@]}; i += 4)); do echo "${TIME_CHANGED[i]}"; done | sort)
 	[[ $got == "$want" ]] && report ok "the 6.1 -> 6.12 diff names exactly the $((${#TIME_CHANGED[@]} / 4)) changed items" ||
