@@ -47,7 +47,7 @@ FUZZ_SECONDS ?= 600
 M32_FAMILIES := $(sort $(foreach f,$(M32_SRCS),$(word 3,$(subst /, ,$(f)))))
 M32_BINS := $(M32_FAMILIES:%=build/m32/abiwatch-%-m32)
 M32_CFLAGS := -m32 -static -std=gnu11 -O2 -g $(WARN) -Isrc -D_GNU_SOURCE
-M32_SHARED := src/lib/wire.c src/lib/errname.c src/lib/util.c src/lib/procfs.c
+M32_SHARED := src/lib/wire.c src/lib/errname.c src/lib/util.c src/lib/procfs.c src/lib/elf.c
 
 # -MMD: a helper that includes a file of its family's (its pure logic)
 # is rebuilt when that file changes.

@@ -8,6 +8,7 @@
 #include "lib/procfs.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,36 @@ static char *mem_total(void)
 	return kib >= 0 ? xasprintf("%lld", kib * 1024) : xstrdup("unknown");
 }
 
+/* The clocksource the kernel reads time from, which decides what the
+ * vDSO serves without a system call; "unknown" without sysfs. */
+static char *clocksource(void)
+{
+	char *text;
+	size_t len;
+	if (aw_file_slurp("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			  &text, &len) != 0)
+		return xstrdup("unknown");
+	text[strcspn(text, "\n")] = '\0';
+	if (!*text) {
+		free(text);
+		return xstrdup("unknown");
+	}
+	return text;
+}
+
+/* Whether an RTC can wake the machine, which the alarm clocks need
+ * (CLOCK_REALTIME_ALARM, CLOCK_BOOTTIME_ALARM: kernel/time/alarmtimer.c
+ * takes the first RTC with a wake alarm): "yes" or "no: why". */
+static char *rtc_wakealarm(void)
+{
+	glob_t g;
+	int rc = glob("/sys/class/rtc/rtc*/wakealarm", 0, NULL, &g);
+	bool yes = rc == 0 && g.gl_pathc > 0;
+	if (rc == 0)
+		globfree(&g);
+	return xstrdup(yes ? "yes" : "no: no /sys/class/rtc/rtc*/wakealarm");
+}
+
 void aw_env_collect(struct aw_env *env)
 {
 	struct utsname u;
@@ -140,6 +171,12 @@ void aw_env_collect(struct aw_env *env)
 	aw_env_set(env, "userns", userns);
 	aw_env_set(env, "memory", memory);
 	aw_env_set(env, "cpus", cpus);
+	char *cs = clocksource();
+	aw_env_set(env, "clocksource", cs);
+	free(cs);
+	char *rtc = rtc_wakealarm();
+	aw_env_set(env, "rtc", rtc);
+	free(rtc);
 	free(userns);
 	free(memory);
 	free(cpus);

@@ -15,4 +15,13 @@
 #define AW_GUEST_RDINIT "rdinit=/" AW_GUEST_INIT
 #define AW_GUEST_ENV "ABIWATCH_IN_VM"
 
+/* What the guest's init saw of the kernel's random pool as the first
+ * thing it did (getrandom(GRND_NONBLOCK) of 16 bytes): "ok" or the errno
+ * name ("EAGAIN": not initialised yet); and when it was first seen ready,
+ * in seconds after that first call ("0": at once), or "no" when it still
+ * was not as the run started.  For the time family's boot probe, which
+ * reads them by these names (a family includes core/probe.h only). */
+#define AW_GUEST_GETRANDOM_ENV "ABIWATCH_GUEST_GETRANDOM"
+#define AW_GUEST_GETRANDOM_READY_ENV "ABIWATCH_GUEST_GETRANDOM_READY"
+
 #endif

@@ -138,6 +138,7 @@ static const struct aw_cause causes[] = {
 	{ "cpus", false, "env.cpus", "the machine's CPU count", "", true },
 	{ "vm", false, "env.vm.accel", "a VM", "", false },
 	{ "kconfig", false, "env.kernel.release", "the kernel's configuration file", "", false },
+	{ "rtc", false, "env.rtc", "an RTC with a wake alarm", "", false },
 };
 
 /* The table's entry for the len bytes at cause, or NULL. */

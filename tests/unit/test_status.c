@@ -148,7 +148,7 @@ static void test_rules(void **state)
 static void test_causes(void **state)
 {
 	(void)state;
-	static const char *const good[] = { "i386", "userns", "memory", "cpus", "vm",
+	static const char *const good[] = { "i386", "userns", "memory", "cpus", "vm", "rtc",
 					    "cap_sys_resource", "fs:ext4", "fs:overlay_single" };
 	static const char *const bad[] = { "", "cap_", "fs:", "CAP_SYS_RESOURCE", "fs:Ext4",
 					   "/dev/mqueue", "i386 programs", "cap_sys-resource", "x" };
@@ -209,6 +209,7 @@ static void test_cause_table(void **state)
 		{ "memory", "env.memory", "follows the machine's memory", "follow the machine's memory" },
 		{ "cpus", "env.cpus", "follows the machine's CPU count", "follow the machine's CPU count" },
 		{ "vm", "env.vm.accel", "needs a VM", "need a VM" },
+		{ "rtc", "env.rtc", "needs an RTC with a wake alarm", "need an RTC with a wake alarm" },
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct aw_cause *c = aw_cause_find(rows[i].cause);

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# time_values: the time family here, ten runs in a row.
+#   - every run exits 0 within 2 s, and no time item fails or breaks;
+#   - the ten snapshots are identical (env.* included: no item may be
+#     decided by a race or follow the moment of the run; what depends on
+#     timing is a bound or a bucket);
+#   - every value tests/lib/time-values.sh lists as the same on all
+#     kernels is that value;
+#   - the 32-bit helper's items where i386 programs run, a skip naming
+#     the cause elsewhere; the guest-only probes are skips naming "vm";
+#   - the host's clock was not set: /proc/stat's btime (CLOCK_REALTIME
+#     minus CLOCK_BOOTTIME, whole seconds) moves by at most 2 s.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/dirent-common.sh
+. tests/lib/time-values.sh
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-time.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+btime() { sed -n 's/^btime //p' /proc/stat; }
+before=$(btime)
+runs=10
+for ((i = 1; i <= runs; i++)); do
+	start=$(date +%s%N)
+	"$abiwatch" run time -o "$tmp/$i" >"$tmp/ktap" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[[ $rc == 0 ]] && report ok "run $i exits 0" || { report bad "run $i exits $rc"; grep 'not ok' "$tmp/ktap"; }
+	# ASan and valgrind twins run slower: the bound is for the plain build.
+	if [[ -z ${ABIWATCH_SLOW-} && $abiwatch != *asan* ]]; then
+		((ms < 2000)) && report ok "run $i took $ms ms (< 2 s)" || report bad "run $i took $ms ms"
+	fi
+done
+after=$(btime)
+d=$((after - before))
+((d >= -2 && d <= 2)) && report ok "the host's clock was not set (btime moved ${d} s)" ||
+	report bad "btime moved $d s: was the host's clock set?"
+
+items=$(grep -cE '^(check|obs|unobserved)\.time\.' "$tmp/1")
+((items > 150)) && report ok "run 1 reports $items time items" || report bad "run 1 reports $items time items"
+for ((i = 2; i <= runs; i++)); do
+	if cmp -s "$tmp/1" "$tmp/$i"; then
+		report ok "snapshot $i is identical to snapshot 1"
+	else
+		report bad "snapshot $i differs from snapshot 1:"
+		diff "$tmp/1" "$tmp/$i" | head -20
+	fi
+done
+
+load_snapshot "$tmp/1"
+time_expect_no_failures "$tmp/1"
+time_expect_same
+expect_match obs.time.clocks.tai_offset '^-?[0-9]+$'
+expect_match obs.time.timers.restore_ids '^(0|EINVAL)$'
+expect_match check.time.settime.cancel_on_set '^skip: needs vm'
+expect_match unobserved.time.boot_pool.at_init '^skip: needs vm'
+expect_i386 time.compat32.clock_gettime ok
+expect_i386 time.compat32.clock_gettime64 ok
+expect_i386 time.compat32.sigevent_delivered pass
+expect_i386 time.compat32.time64_agrees pass
+expect_i386 time.compat32.vdso.image 'ELF32 machine 3 type 3'
+expect_i386 time.compat32.vdso.sym.__kernel_vsyscall LINUX_2.5
+finish
