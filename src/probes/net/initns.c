@@ -1,0 +1,3 @@
+// stub
+#include "net.h"
+const struct aw_probe net_initns_probes[] = { AW_PROBES_END };
