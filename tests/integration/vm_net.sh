@@ -13,6 +13,8 @@
 #     knobs that moved from the initial namespace into every one;
 #   - the initial namespace's knobs were read (net.initns: the guest is
 #     the one place it runs), tcp_mem among them, labelled as memory-sized.
+# (A guest run without --module tcp_diag leaves the backlog.* items
+# unobserved, saying inet_diag answered ENOENT.)
 # And the diff matrix wrote between them names exactly the changed items,
 # with the memory-sized ones put under the environment.
 set -u
@@ -25,7 +27,8 @@ vm_kernels 6.1 6.12
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmnet.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-"$abiwatch" matrix -q -o "$tmp/m" "${debs[@]}" -- net >"$tmp/out" 2>&1
+# tcp_diag answers inet_diag, which net.listen reads backlogs through.
+"$abiwatch" matrix -q -o "$tmp/m" --module tcp_diag "${debs[@]}" -- net >"$tmp/out" 2>&1
 rc=$?
 # Exit 1 is matrix's "the kernels differ", which they do here.
 [[ $rc == 0 || $rc == 1 ]] && report ok "matrix exits $rc" || { report bad "matrix exits $rc"; cat "$tmp/out"; }
@@ -48,7 +51,7 @@ for s in "$tmp"/m/*.snapshot; do
 		for k in "${NET_REMOVED[@]}"; do expect_match "$k" '^[0-9]+$'; done ;;
 	6.12.*)
 		net_expect_changed new
-		for k in "${NET_REMOVED[@]}"; do expect_match "${k/obs./unobserved.}" '^skip: '; done ;;
+		for k in "${NET_REMOVED[@]}"; do expect "$k" '<absent>'; done ;;
 	*) report bad "unexpected guest kernel $release" ;;
 	esac
 done

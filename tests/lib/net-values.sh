@@ -77,24 +77,6 @@ NET_REMOVED=(
 	obs.net.initns.net.core.wmem_max.value
 )
 
-net_expect_same() {
-	local i
-	for ((i = 0; i < ${#NET_SAME[@]}; i += 2)); do
-		expect "${NET_SAME[i]}" "${NET_SAME[i + 1]}"
-	done
-}
-
-net_expect_changed() { # old|new
-	local i off=1
-	[[ $1 == new ]] && off=2
-	for ((i = 0; i < ${#NET_CHANGED[@]}; i += 3)); do
-		expect "${NET_CHANGED[i]}" "${NET_CHANGED[i + off]}"
-	done
-}
-
-net_expect_no_failures() { # snapshot
-	local bad
-	bad=$(grep -E '^(check|obs|unobserved|probe)\.net\..* = (fail|error|timeout)' "$1")
-	[[ -z $bad ]] && report ok "no net item failed, broke or timed out" ||
-		report bad "net items failed or broke:"$'\n'"$bad"
-}
+net_expect_same() { expect_pairs NET_SAME; }
+net_expect_changed() { expect_triples NET_CHANGED "$1"; } # old|new
+net_expect_no_failures() { expect_no_failures net "$1"; } # snapshot
