@@ -11,6 +11,9 @@
 #     wildcard and a v4-mapped loopback address on one port), the size of
 #     struct tcp_info, SO_PEERPIDFD and SO_PASSPIDFD, and the net.core
 #     knobs that moved from the initial namespace into every one;
+#   - the 32-bit helper's control messages (12-byte cmsghdr, two
+#     descriptors through SCM_RIGHTS) and socket timeouts (old and new
+#     timevals) are right;
 #   - the initial namespace's knobs were read (net.initns: the guest is
 #     the one place it runs), tcp_mem among them, labelled as memory-sized.
 # (A guest run without --module tcp_diag leaves the backlog.* items
@@ -45,6 +48,14 @@ for s in "$tmp"/m/*.snapshot; do
 	net_expect_same
 	expect_match obs.net.initns.net.ipv4.tcp_mem.value '^[0-9]+ [0-9]+ [0-9]+$'
 	expect obs.net.initns.net.core.netdev_max_backlog.value 1000
+	# The 32-bit caller (i386 runs in both guests).
+	expect check.net.compat32.scm_rights.roundtrip pass
+	expect obs.net.compat32.sizeof_cmsghdr 12
+	expect obs.net.compat32.scm_rights.cmsg_len 20
+	expect obs.net.compat32.scm_credentials.cmsg_len 24
+	expect obs.net.compat32.rcvtimeo.old '8 bytes: 2.500000'
+	expect obs.net.compat32.rcvtimeo.new 'set; read back old: 8 bytes: 3.500000'
+	expect obs.net.compat32.sndtimeo.old '8 bytes: 1.000000'
 	case $release in
 	6.1.*)
 		net_expect_changed old

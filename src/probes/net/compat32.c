@@ -25,7 +25,7 @@ static const struct aw_item compat32_items[] = {
 	AW_OBS_ITEM("rcvtimeo.old", "SO_RCVTIMEO_OLD (20) set to 2.5 s with an 8-byte timeval, read back",
 		    .object = "rcvtimeo",
 		    .change = "32-bit programs setting receive timeouts get other timeouts or errors"),
-	AW_OBS_ITEM("rcvtimeo.new", "SO_RCVTIMEO_NEW (66, 5.1) set to 3.25 s with a 16-byte timeval, "
+	AW_OBS_ITEM("rcvtimeo.new", "SO_RCVTIMEO_NEW (66, 5.1) set to 3.5 s with a 16-byte timeval, "
 		    "read back through SO_RCVTIMEO_OLD", .object = "rcvtimeo", .absent = absent_new,
 		    .change = "y2038-safe 32-bit C libraries (time64) fall back, or can set timeouts"),
 	AW_OBS_ITEM("sndtimeo.old", "SO_SNDTIMEO_OLD (21) set to 1 s, read back"),

@@ -122,7 +122,7 @@ static void timeo(void)
 	else
 		aw_out_observe("rcvtimeo.old", "%u bytes: %d.%06d", (unsigned)len, back.sec, back.usec);
 
-	struct tv64 t64 = { 3, 250000 };
+	struct tv64 t64 = { 3, 500000 };
 	len = sizeof(back);
 	memset(&back, 0, sizeof(back));
 	if (setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO_NEW_, &t64, sizeof(t64)) != 0)
