@@ -50,11 +50,13 @@ struct aw_item {
 	 * value and write-back.  NULL: the item's name without its last
 	 * component ("knob.net.ipv4.tcp_mem" of a pattern item's reported
 	 * "knob.net.ipv4.tcp_mem.value"), or the probe itself for a name
-	 * without a dot. */
+	 * without a dot.  "": the probe itself (dirent's compat32.* items
+	 * describe the same directory as its native ones). */
 	const char *object;
 	/* For an observation: the values that mean the interface is not there
 	 * at all ("absent", "ENOSYS", "EINVAL" for a flag refused), ended by
-	 * NULL.  A change from one of them to another value is an interface
+	 * NULL, each an fnmatch(3) pattern ("absent (*"; a plain value
+	 * matches itself).  A key one side lacks is absent there too.  A change from one of them to another value is an interface
 	 * that appeared, which diff counts apart from behaviour changes; the
 	 * other way round, one that vanished, a possible break.  NULL: no
 	 * value means that. */
