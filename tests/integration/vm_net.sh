@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_net: the net family in Debian's 6.1 and 6.12 cloud kernels, both in
 # QEMU at once (one abiwatch matrix), only the net family in the guest.
 # In each guest:
@@ -71,16 +72,18 @@ done
 # The diff between the two guests: the changed items and nothing else.
 diffs=("$tmp"/m/*.diff)
 if [[ -f ${diffs[0]} ]]; then
-	got=$(sed -n 's/^ *\(changed\|removed\) *\(obs\.[^: ]*\).*/\2/p' "${diffs[0]}" | sort)
+	grep -q 'memory: .*net.initns.net.ipv4.tcp_mem.value' "${diffs[0]}" &&
+		report ok "tcp_mem is put under the machine's memory" ||
+		report bad "tcp_mem is not put under the machine's memory"
+	diffs[0]=$(verbose_diff "${diffs[0]}") # an item's line, also in an object of several
+	# The items above "not comparable", where the machine's own are listed.
+	got=$(sed -n '/^not comparable/q; s/^ *\(changed\|removed\) *\(obs\.[^: ]*\).*/\2/p' "${diffs[0]}" | sort)
 	want=$({ for ((i = 0; i < ${#NET_CHANGED[@]}; i += 3)); do echo "${NET_CHANGED[i]}"; done
 		printf '%s\n' "${NET_REMOVED[@]}"; } | sort)
 	[[ $got == "$want" ]] && report ok "the 6.1 -> 6.12 diff names exactly the $(wc -l <<<"$want") changed items" ||
 		report bad "the 6.1 -> 6.12 diff names:"$'\n'"$got"$'\n'"expected:"$'\n'"$want"
 	others=$(grep -cE '^ *(added|regressed|recovered|skipped|unskipped) ' "${diffs[0]}")
 	((others == 0)) && report ok "no other kind of difference" || { report bad "$others other differences"; cat "${diffs[0]}"; }
-	grep -q 'memory: .*net.initns.net.ipv4.tcp_mem.value' "${diffs[0]}" &&
-		report ok "tcp_mem is put under the machine's memory" ||
-		report bad "tcp_mem is not put under the machine's memory"
 else
 	report bad "matrix wrote no diff"
 fi

@@ -45,7 +45,7 @@ static const struct aw_item unix_items[] = {
 	AW_CHECK_ITEM("seqpacket.boundaries", "unix(7): SOCK_SEQPACKET keeps message boundaries: "
 		      "two sends of 2 bytes are two reads of 2"),
 	AW_OBS_ITEM("peerpidfd", "getsockopt(SO_PEERPIDFD) on a socketpair end (6.5): \"pidfd\" "
-		    "when it gives a pidfd of the peer, else the errno", .absent = absent_opt,
+		    "when it gives a pidfd of the peer, else the errno", .absent = absent_opt, .object = "peerpidfd",
 		    .change = "services authenticating peers by pidfd (dbus-broker, systemd) can use it, "
 			      "or fall back to racy pids"),
 	AW_OBS_ITEM("passpidfd", "setsockopt(SO_PASSPIDFD, 1) (6.5): 0 or the errno",
