@@ -19,6 +19,8 @@ NET_SAME=(
 	obs.net.bind.bind3.mapped_any.v6_any_v6only.v4_lo EADDRINUSE
 	obs.net.bind.bind3.v4_any.v6_any_v6only.mapped_lo EADDRINUSE
 	obs.net.bind.v6_any.v4_any.plain_listening EADDRINUSE
+	obs.net.bind.timewait.plain EADDRINUSE
+	obs.net.bind.timewait.reuseaddr EADDRINUSE
 	obs.net.bind.v4_any.v6_any_v6only.plain_listening 0
 	obs.net.listen.somaxconn 4096
 	obs.net.listen.backlog.1 1

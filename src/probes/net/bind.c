@@ -20,7 +20,10 @@
  * explicitly on every AF_INET6 socket (1 only for v6_any_v6only), so the
  * namespace's net.ipv6.bindv6only does not decide.  Every ordered pair
  * is a cell, so both orders are there.  bind3.* are the three-socket
- * cases d91ef1e1b55f fixed: the third bind's result.
+ * cases d91ef1e1b55f fixed: the third bind's result.  timewait.* bind
+ * 127.0.0.1:P while a TIME_WAIT connection holds it: bhash2 missed
+ * TIME_WAIT sockets until 936a192f9740 (6.1.y; Jiri Slaby's report), so
+ * bind() succeeded where it had failed with EADDRINUSE.
  *
  * The checks hold the cells whose answer is documented: ipv6(7) (an
  * AF_INET6 socket without IPV6_V6ONLY also takes IPv4, with it an IPv4
@@ -34,6 +37,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,6 +88,15 @@ static const struct aw_item bind_items[] = {
 		    "[::ffff:127.0.0.1]: the third bind (EADDRINUSE since d91ef1e1b55f)", .object = "bind3",
 		    .change = "a server can bind a port another already holds on the IPv4 wildcard, "
 			      "or stops being able to"),
+	AW_OBS_ITEM("timewait.plain", "bind() of 127.0.0.1:P while a TIME_WAIT connection holds it "
+		    "(EADDRINUSE; 0 from 28044fc1d495 until 936a192f9740)", .object = "timewait",
+		    .change = "a restarting server binds over a TIME_WAIT connection it should not, or "
+			      "without SO_REUSEADDR no longer can"),
+	AW_OBS_ITEM("timewait.reuseaddr", "the same bind with SO_REUSEADDR on the new socket only "
+		    "(the connection's socket did not set it, and both must: EADDRINUSE)",
+		    .object = "timewait",
+		    .change = "a program that sets SO_REUSEADDR takes over a port whose TIME_WAIT "
+			      "connection did not agree to it, or the reverse"),
 	AW_OBS_ITEM("*", "FIRST.SECOND.MODE_STATE: the second bind() on FIRST's port, 0 or the "
 		    "errno, after FIRST was bound (or listening), both sockets with MODE's options",
 		    .change = "a dual-stack server's second bind fails with EADDRINUSE, or a second "
@@ -234,6 +248,61 @@ static void observe(struct aw_ctx *ctx, const char *name, int rc)
 		aw_observe(ctx, name, "%s", aw_errname(rc));
 }
 
+/* A TCP connection over 127.0.0.1 closed actively by its client, so that
+ * the client's 127.0.0.1:port is held by a TIME_WAIT socket: the port, or
+ * -errno.  Each step waits for the peer's segment (poll), bounded only
+ * against a broken kernel. */
+static int timewait_port(void)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	char c;
+	int cl, sv, rc;
+
+	rc = net_tcp_pair(&cl, &sv);
+	if (rc != 0)
+		return rc;
+	rc = -ETIMEDOUT;
+	if (getsockname(cl, (struct sockaddr *)&a, &alen) != 0) {
+		rc = -errno;
+		goto out;
+	}
+	/* client FIN first; the server reads EOF, then sends its FIN; the
+	 * client reads EOF once it has taken it, and is in TIME_WAIT. */
+	if (shutdown(cl, SHUT_WR) != 0 || net_wait(sv, POLLIN, 5000) <= 0 || read(sv, &c, 1) != 0)
+		goto out;
+	close(sv);
+	sv = -1;
+	if (net_wait(cl, POLLIN, 5000) <= 0 || read(cl, &c, 1) != 0)
+		goto out;
+	rc = ntohs(a.sin_port);
+out:
+	close(cl);
+	if (sv >= 0)
+		close(sv);
+	return rc;
+}
+
+static void timewait(struct aw_ctx *ctx)
+{
+	int port = timewait_port();
+	if (port < 0) {
+		aw_error(ctx, "timewait.plain", "making a TIME_WAIT connection: %s", aw_errname(-port));
+		aw_error(ctx, "timewait.reuseaddr", "making a TIME_WAIT connection: %s", aw_errname(-port));
+		return;
+	}
+	for (int reuse = 0; reuse < 2; reuse++) {
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int rc = fd < 0 || (reuse && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof(reuse)) != 0)
+				 ? -1 : bind(fd, (struct sockaddr *)&a, sizeof(a));
+		net_observe_rc(ctx, reuse ? "timewait.reuseaddr" : "timewait.plain", rc);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
 static void run_bind(struct aw_ctx *ctx)
 {
 	char name[128];
@@ -255,6 +324,7 @@ static void run_bind(struct aw_ctx *ctx)
 	observe(ctx, "bind3.v4_any.v6_any_v6only.v4_lo", triple(A_V4_ANY, A_V6_ANY_V6ONLY, A_V4_LO));
 	observe(ctx, "bind3.mapped_any.v6_any_v6only.v4_lo", triple(A_MAPPED_ANY, A_V6_ANY_V6ONLY, A_V4_LO));
 	observe(ctx, "bind3.v4_any.v6_any_v6only.mapped_lo", triple(A_V4_ANY, A_V6_ANY_V6ONLY, A_MAPPED_LO));
+	timewait(ctx);
 	if (setup_failed)
 		aw_error_rest(ctx, "a first socket could not be set up (see the cells in error)");
 	else
@@ -263,6 +333,7 @@ static void run_bind(struct aw_ctx *ctx)
 
 static const char *const bind_tags[] = {
 	"linux-git:28044fc1d495", "linux-git:ea111449501e", "linux-git:d91ef1e1b55f",
+	"linux-git:936a192f9740",
 	"man:ipv6(7)", "man:socket(7)", "man:bind(2)", NULL,
 };
 
