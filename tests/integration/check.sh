@@ -67,6 +67,11 @@ for name in glusterfs-3.3-dht non-lfs-32bit mqueue-sized-by-msg_max mqueue-over-
 	check_example "$name"
 done
 
+# A dual-stack server's bind() rules: held on every kernel since the bhash2
+# fixes (the net family's probes, each in a network namespace of its own).
+check_example dual-stack-server
+expect_verdict dual-stack-server held "10 rules: 10 held"
+
 # GlusterFS 3.3 DHT, 64 bricks: every 64-bit backend cookie + 6 bits <= 64.
 if "$abiwatch" list dirent >/dev/null 2>&1; then
 	want=$(expected_le "$work/glusterfs-3.3-dht.snap" 'dirent\.[^.]+\.cookie_bits' 58)

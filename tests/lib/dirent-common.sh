@@ -6,6 +6,10 @@
 #   expect_match KEY REGEX    the value matches REGEX (bash =~)
 #   expect_le KEY N           the value is a number <= N
 #   expect_pass PROBE...      every check of each probe is "pass"
+#   expect_pairs ARRAY        each KEY VALUE pair of the named array holds
+#   expect_triples ARRAY old|new  each KEY OLD NEW triple: OLD or NEW holds
+#   expect_no_failures FAMILY FILE  no item of FAMILY in the snapshot FILE
+#                             failed, broke or timed out
 #   expect_fs_here FS...      for each filesystem this machine lacks
 #                             (tests/lib/machine), the probe must be a skip
 #                             naming it; then the test ends as a skip
@@ -69,6 +73,30 @@ expect_le() {
 }
 
 DIRENT_CHECKS="unique complete seek_resume telldir_matches_doff terminates terminates_rename unmodified_once survivors_once"
+expect_pairs() { # array-name
+	local -n pairs=$1
+	local i
+	for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+		expect "${pairs[i]}" "${pairs[i + 1]}"
+	done
+}
+
+expect_triples() { # array-name old|new
+	local -n triples=$1
+	local i off=1
+	[[ $2 == new ]] && off=2
+	for ((i = 0; i < ${#triples[@]}; i += 3)); do
+		expect "${triples[i]}" "${triples[i + off]}"
+	done
+}
+
+expect_no_failures() { # family snapshot
+	local bad
+	bad=$(grep -E "^(check|obs|unobserved|probe)\.$1\..* = (fail|error|timeout)" "$2")
+	[[ -z $bad ]] && report ok "no $1 item failed, broke or timed out" ||
+		report bad "$1 items failed or broke:"$'\n'"$bad"
+}
+
 
 expect_pass() {
 	local p c

@@ -133,20 +133,8 @@ FDIO_CHANGED=(
 	obs.fdio.splice.sendfile.zero_to_pipe EINVAL 100
 )
 
-fdio_expect_same() {
-	local i
-	for ((i = 0; i < ${#FDIO_SAME[@]}; i += 2)); do
-		expect "${FDIO_SAME[i]}" "${FDIO_SAME[i + 1]}"
-	done
-}
-
-fdio_expect_changed() { # old|new
-	local i off=1
-	[[ $1 == new ]] && off=2
-	for ((i = 0; i < ${#FDIO_CHANGED[@]}; i += 3)); do
-		expect "${FDIO_CHANGED[i]}" "${FDIO_CHANGED[i + off]}"
-	done
-}
+fdio_expect_same() { expect_pairs FDIO_SAME; }
+fdio_expect_changed() { expect_triples FDIO_CHANGED "$1"; } # old|new
 
 # The copy pairs: each filesystem to itself copies 10000 bytes, every
 # other pair and every pseudo file is EXDEV.  A filesystem this machine
@@ -167,9 +155,4 @@ fdio_expect_copies() {
 	done
 }
 
-fdio_expect_no_failures() { # snapshot
-	local bad
-	bad=$(grep -E '^(check|obs|unobserved|probe)\.fdio\..* = (fail|error|timeout)' "$1")
-	[[ -z $bad ]] && report ok "no fdio item failed, broke or timed out" ||
-		report bad "fdio items failed or broke:"$'\n'"$bad"
-}
+fdio_expect_no_failures() { expect_no_failures fdio "$1"; } # snapshot
