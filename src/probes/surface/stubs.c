@@ -1,3 +1,2 @@
 #include "surface.h"
-const struct aw_probe surface_flags_probes[] = { AW_PROBES_END };
 const struct aw_probe surface_text_probes[] = { AW_PROBES_END };
