@@ -1,2 +1,0 @@
-#include "surface.h"
-const struct aw_probe surface_text_probes[] = { AW_PROBES_END };
