@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# vm_surface: the surface family in Debian's 6.1 and 6.12 cloud kernels,
+# both in QEMU at once (one abiwatch matrix, surface only), as full root
+# with every capability and i386 execution.  In each guest:
+#   - no surface item fails or errs, env.i386 = yes, and the guest-only
+#     calls are swept (reboot with a wrong magic: EINVAL; sync: ok);
+#   - the 32-bit table is swept through the helper (ipc(MSGGET) ENOENT).
+# And the diff matrix wrote between them names exactly the changes
+# docs/catalogue.md explains (section "surface: what 6.1 -> 6.12 shows"):
+#   - the system calls that appeared, on both tables (x86-64 alone:
+#     map_shadow_stack, uretprobe), each no -> yes with ENOSYS -> its errno;
+#     none vanished;
+#   - four calls that check their arguments in another order;
+#   - the flags and values that appeared (MFD_EXEC, MFD_NOEXEC_SEAL,
+#     PIDFD_THREAD, MAP_DROPPABLE, MOVE_MOUNT_BENEATH, O_DIRECT on tmpfs,
+#     F_DUPFD_QUERY, F_CREATED_QUERY, PR_GET_AUXV ...), statx's
+#     MNT_ID_UNIQUE, membarrier's GET_REGISTRATIONS;
+#   - the text surfaces that grew (auxv's AT_RSEQ_*, status's Kthread ...).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/dirent-common.sh
+
+. tests/lib/vm-kernels.sh
+vm_kernels 6.1 6.12
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmsurface.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# The system calls 6.12 has and 6.1 answers ENOSYS for, on both tables.
+APPEARED=(cachestat fchmodat2 futex_requeue futex_wait futex_wake listmount lsm_get_self_attr
+	lsm_list_modules lsm_set_self_attr memfd_secret mseal statmount)
+APPEARED64=(map_shadow_stack uretprobe)
+# item old new: every other change, on both tables where it is a syscall.
+CHANGED=(
+	syscalls.lsetxattr.result EFAULT EINVAL
+	syscalls.setxattr.result EFAULT EINVAL
+	syscalls.open_by_handle_at.result EFAULT EBADF
+	syscalls.setsockopt.result EINVAL EBADF
+	flags.fchmodat2.AT_EMPTY_PATH ENOSYS accepted
+	flags.fchmodat2.AT_SYMLINK_NOFOLLOW ENOSYS accepted
+	flags.fcntl.F_CREATED_QUERY EINVAL accepted
+	flags.fcntl.F_DUPFD_QUERY EINVAL accepted
+	flags.memfd_create.MFD_EXEC EINVAL accepted
+	flags.memfd_create.MFD_NOEXEC_SEAL EINVAL accepted
+	flags.mmap_type.MAP_DROPPABLE EINVAL accepted
+	flags.mmap_validate.other_bits 0x78000000 0x78000080
+	flags.move_mount.MOVE_MOUNT_BENEATH EINVAL accepted
+	flags.openat.O_DIRECT EINVAL accepted
+	flags.openat2.O_DIRECT EINVAL accepted
+	flags.openat2.other_bits 0x4000000 0x2000000
+	flags.pidfd_open.PIDFD_THREAD EINVAL accepted
+	flags.pidfd_send_signal.PIDFD_SIGNAL_PROCESS_GROUP EINVAL ESRCH
+	flags.pidfd_send_signal.PIDFD_SIGNAL_THREAD EINVAL accepted
+	flags.pidfd_send_signal.PIDFD_SIGNAL_THREAD_GROUP EINVAL accepted
+	flags.prctl.PR_GET_AUXV EINVAL accepted
+	flags.prctl.PR_GET_MDWE EINVAL accepted
+	flags.prctl.PR_GET_MEMORY_MERGE EINVAL accepted
+	flags.statx.attributes_mask.tmpfs 0x203070 0x303070
+)
+# Long values that changed: item, then a word only 6.12's value has.
+GREW=(
+	flags.membarrier.query GET_REGISTRATIONS
+	flags.statx.mask.tmpfs MNT_ID_UNIQUE
+	flags.statx.mask.proc MNT_ID_UNIQUE
+	flags.statx.mask.root MNT_ID_UNIQUE
+	text.auxv.keys RSEQ_FEATURE_SIZE
+	text.meminfo.keys Unaccepted
+	text.proc_status.keys Kthread
+	text.thp.files hugepages-64kB/
+)
+
+"$abiwatch" matrix -q -o "$tmp/m" "${debs[@]}" -- surface >"$tmp/out" 2>&1
+rc=$?
+# Exit 1 is matrix's "the kernels differ", which they do here.
+[[ $rc == 0 || $rc == 1 ]] && report ok "matrix exits $rc" || { report bad "matrix exits $rc"; cat "$tmp/out"; }
+cat "$tmp/m/matrix.txt" 2>/dev/null
+
+guests=0
+for s in "$tmp"/m/*.snapshot; do
+	[[ -f $s ]] || continue
+	guests=$((guests + 1))
+	load_snapshot "$s"
+	release=${snap[env.kernel.release]-?}
+	echo "# $release"
+	expect env.i386 yes
+	bad_items=$(grep -E '^(check|unobserved)\.surface\..* = (error|fail|timeout|skip)' "$s")
+	[[ -z $bad_items ]] && report ok "no surface item failed, erred or was skipped" || report bad "$bad_items"
+	expect obs.surface.syscalls.reboot.result EINVAL
+	expect obs.surface.syscalls.sync.result ok
+	expect obs.surface.syscalls32.reboot.result EINVAL
+	expect obs.surface.syscalls32.ipc.result ENOENT
+	expect obs.surface.syscalls._sysctl.present no
+	case $release in
+	6.1.*) side=old ;;
+	6.12.*) side=new ;;
+	*) report bad "unexpected guest kernel $release"; continue ;;
+	esac
+	for c in "${APPEARED[@]}" "${APPEARED64[@]}"; do
+		expect obs.surface.syscalls.$c.present "$([[ $side == old ]] && echo no || echo yes)"
+	done
+	for c in "${APPEARED[@]}"; do
+		expect obs.surface.syscalls32.$c.present "$([[ $side == old ]] && echo no || echo yes)"
+	done
+	for ((i = 0; i < ${#CHANGED[@]}; i += 3)); do
+		want=${CHANGED[i + 1]}
+		[[ $side == new ]] && want=${CHANGED[i + 2]}
+		expect "obs.surface.${CHANGED[i]}" "$want"
+		[[ ${CHANGED[i]} == syscalls.* ]] && expect "obs.surface.${CHANGED[i]/syscalls./syscalls32.}" "$want"
+	done
+	for ((i = 0; i < ${#GREW[@]}; i += 2)); do
+		got=${snap[obs.surface.${GREW[i]}]-}
+		has=0
+		[[ ,$got, == *",${GREW[i + 1]},"* ]] && has=1
+		if [[ $side == old ]]; then
+			((has == 0)) && report ok "6.1's ${GREW[i]} has no ${GREW[i + 1]}" || report bad "6.1's ${GREW[i]} has ${GREW[i + 1]}: $got"
+		else
+			((has == 1)) && report ok "6.12's ${GREW[i]} has ${GREW[i + 1]}" || report bad "6.12's ${GREW[i]} lacks ${GREW[i + 1]}: $got"
+		fi
+	done
+done
+((guests == 2)) && report ok "a snapshot of each guest" || report bad "$guests guest snapshots, expected 2"
+
+# The diff between the two guests: the changes above and nothing else.
+diffs=("$tmp"/m/*.diff)
+if [[ -f ${diffs[0]} ]]; then
+	got=$(sed -n 's/^ *changed *obs\.surface\.\([^:]*\):.*/\1/p' "${diffs[0]}" | sort)
+	want=$({
+		for c in "${APPEARED[@]}"; do
+			printf 'syscalls.%s.present\nsyscalls.%s.result\nsyscalls32.%s.present\nsyscalls32.%s.result\n' "$c" "$c" "$c" "$c"
+		done
+		for c in "${APPEARED64[@]}"; do printf 'syscalls.%s.present\nsyscalls.%s.result\n' "$c" "$c"; done
+		for ((i = 0; i < ${#CHANGED[@]}; i += 3)); do
+			echo "${CHANGED[i]}"
+			[[ ${CHANGED[i]} == syscalls.* ]] && echo "${CHANGED[i]/syscalls./syscalls32.}"
+		done
+		for ((i = 0; i < ${#GREW[@]}; i += 2)); do echo "${GREW[i]}"; done
+	} | sort)
+	[[ $got == "$want" ]] && report ok "the 6.1 -> 6.12 diff names exactly the $(wc -l <<<"$want") expected changes" ||
+		report bad "the 6.1 -> 6.12 diff differs from the expected changes:"$'\n'"$(diff <(echo "$want") <(echo "$got"))"
+	others=$(grep -cE '^ *(added|removed|regressed|recovered|skipped|unskipped) ' "${diffs[0]}")
+	((others == 0)) && report ok "no other kind of difference" || { report bad "$others other differences"; cat "${diffs[0]}"; }
+else
+	report bad "matrix wrote no diff"
+fi
+finish
