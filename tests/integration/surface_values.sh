@@ -87,14 +87,14 @@ fi
 
 f=obs.surface.flags
 if at_least 6 3; then
-	expect $f.memfd_create.MFD_EXEC accepted
-	expect $f.memfd_create.MFD_NOEXEC_SEAL accepted
+	expect $f.memfd_create.mfd_exec accepted
+	expect $f.memfd_create.mfd_noexec_seal accepted
 fi
-expect $f.openat.O_TMPFILE accepted
+expect $f.openat.o_tmpfile accepted
 expect $f.openat2.other_bits 0
 expect $f.memfd_create.other_bits 0
-expect $f.pipe2.O_CLOEXEC accepted
-expect $f.fcntl.F_GETFD accepted
+expect $f.pipe2.o_cloexec accepted
+expect $f.fcntl.f_getfd accepted
 expect_match $f.statx.mask.tmpfs '^TYPE,MODE,NLINK,UID,GID,ATIME,MTIME,CTIME,INO,SIZE,BLOCKS'
 expect obs.surface.text.proc_stat.fields 52
 expect obs.surface.text.mountinfo.columns 6+3

@@ -35,25 +35,25 @@ CHANGED=(
 	syscalls.setxattr.result EFAULT EINVAL
 	syscalls.open_by_handle_at.result EFAULT EBADF
 	syscalls.setsockopt.result EINVAL EBADF
-	flags.fchmodat2.AT_EMPTY_PATH ENOSYS accepted
-	flags.fchmodat2.AT_SYMLINK_NOFOLLOW ENOSYS accepted
-	flags.fcntl.F_CREATED_QUERY EINVAL accepted
-	flags.fcntl.F_DUPFD_QUERY EINVAL accepted
-	flags.memfd_create.MFD_EXEC EINVAL accepted
-	flags.memfd_create.MFD_NOEXEC_SEAL EINVAL accepted
-	flags.mmap_type.MAP_DROPPABLE EINVAL accepted
+	flags.fchmodat2.at_empty_path ENOSYS accepted
+	flags.fchmodat2.at_symlink_nofollow ENOSYS accepted
+	flags.fcntl.f_created_query EINVAL accepted
+	flags.fcntl.f_dupfd_query EINVAL accepted
+	flags.memfd_create.mfd_exec EINVAL accepted
+	flags.memfd_create.mfd_noexec_seal EINVAL accepted
+	flags.mmap_type.map_droppable EINVAL accepted
 	flags.mmap_validate.other_bits 0x78000000 0x78000080
-	flags.move_mount.MOVE_MOUNT_BENEATH EINVAL accepted
-	flags.openat.O_DIRECT EINVAL accepted
-	flags.openat2.O_DIRECT EINVAL accepted
+	flags.move_mount.move_mount_beneath EINVAL accepted
+	flags.openat.o_direct EINVAL accepted
+	flags.openat2.o_direct EINVAL accepted
 	flags.openat2.other_bits 0x4000000 0x2000000
-	flags.pidfd_open.PIDFD_THREAD EINVAL accepted
-	flags.pidfd_send_signal.PIDFD_SIGNAL_PROCESS_GROUP EINVAL ESRCH
-	flags.pidfd_send_signal.PIDFD_SIGNAL_THREAD EINVAL accepted
-	flags.pidfd_send_signal.PIDFD_SIGNAL_THREAD_GROUP EINVAL accepted
-	flags.prctl.PR_GET_AUXV EINVAL accepted
-	flags.prctl.PR_GET_MDWE EINVAL accepted
-	flags.prctl.PR_GET_MEMORY_MERGE EINVAL accepted
+	flags.pidfd_open.pidfd_thread EINVAL accepted
+	flags.pidfd_send_signal.pidfd_signal_process_group EINVAL ESRCH
+	flags.pidfd_send_signal.pidfd_signal_thread EINVAL accepted
+	flags.pidfd_send_signal.pidfd_signal_thread_group EINVAL accepted
+	flags.prctl.pr_get_auxv EINVAL accepted
+	flags.prctl.pr_get_mdwe EINVAL accepted
+	flags.prctl.pr_get_memory_merge EINVAL accepted
 	flags.statx.attributes_mask.tmpfs 0x203070 0x303070
 )
 # Long values that changed: item, then a word only 6.12's value has.

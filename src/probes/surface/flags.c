@@ -6,7 +6,8 @@
  * probe's scratch tmpfs, and the item is "accepted" or the errno.  A
  * kernel that does not know a flag answers EINVAL (or EOPNOTSUPP for
  * mmap(MAP_SHARED_VALIDATE): mmap(2)), so a flag that appears or vanishes
- * is one diff line named after it: MFD_EXEC and MFD_NOEXEC_SEAL (6.3,
+ * is one diff line named after it (in lower case, as item names are:
+ * memfd_create.mfd_exec): MFD_EXEC and MFD_NOEXEC_SEAL (6.3,
  * memfd_create(2)), O_DIRECT on tmpfs (6.6), PIDFD_THREAD (6.9,
  * pidfd_open(2)), MAP_DROPPABLE (6.11), MOVE_MOUNT_BENEATH (6.5),
  * F_DUPFD_QUERY (6.10) and F_CREATED_QUERY (6.12, fcntl(2)), PR_GET_AUXV
@@ -288,7 +289,10 @@ static const char *const refused[] = { "EINVAL", "EOPNOTSUPP", "ENOSYS", NULL };
 	AW_OBS_ITEM(#w ".other_bits", "the bits no name of the table covers that " #w " accepts, one at a time (0: none); " how, \
 		    .change = "the kernel accepts a new bit nobody named here, or refuses one it took", .object = #w),
 
-static const struct aw_item flags_items[] = {
+/* Item names are lower case (core/registry.c): the table's flag names are
+ * lowered once, before anything reads the items (memfd_create.mfd_exec;
+ * the summary keeps MFD_EXEC). */
+static struct aw_item flags_items[] = {
 	SURFACE_FLAGS(FLAG_ITEM)
 #define NO_ITEM(w, how)
 	SURFACE_WORDS(WORD_ITEM, NO_ITEM)
@@ -305,6 +309,23 @@ static const struct aw_item flags_items[] = {
 	AW_ITEMS_END
 };
 #undef NO_ITEM
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s - 'A' + 'a');
+}
+
+__attribute__((constructor)) static void lower_item_names(void)
+{
+	for (struct aw_item *it = flags_items; it->name; it++)
+		if (strpbrk(it->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+			char *name = xstrdup(it->name);
+			lower(name);
+			it->name = name;
+		}
+}
 
 /* ---- the calls: each returns 0 when the kernel accepted, else the errno ---- */
 
@@ -822,6 +843,7 @@ static void flags_run(struct aw_ctx *ctx)
 		char item[96];
 		w->named |= f->value;
 		snprintf(item, sizeof(item), "%s.%s", f->word, f->name);
+		lower(item);
 		int rc = w->try(f->value);
 		aw_observe(ctx, item, "%s", rc ? aw_errname(rc) : "accepted");
 	}
