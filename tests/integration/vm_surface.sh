@@ -12,7 +12,8 @@
 #     none vanished;
 #   - four calls that check their arguments in another order;
 #   - the flags and values that appeared (MFD_EXEC, MFD_NOEXEC_SEAL,
-#     PIDFD_THREAD, MAP_DROPPABLE, MOVE_MOUNT_BENEATH, O_DIRECT on tmpfs,
+#     PIDFD_THREAD, MAP_DROPPABLE, MAP_ABOVE4G, MOVE_MOUNT_BENEATH,
+#     O_DIRECT on tmpfs,
 #     F_DUPFD_QUERY, F_CREATED_QUERY, PR_GET_AUXV ...), statx's
 #     MNT_ID_UNIQUE, membarrier's GET_REGISTRATIONS;
 #   - the text surfaces that grew (auxv's AT_RSEQ_*, status's Kthread ...).
@@ -42,7 +43,7 @@ CHANGED=(
 	flags.memfd_create.mfd_exec EINVAL accepted
 	flags.memfd_create.mfd_noexec_seal EINVAL accepted
 	flags.mmap_type.map_droppable EINVAL accepted
-	flags.mmap_validate.other_bits 0x78000000 0x78000080
+	flags.mmap_validate.map_above4g EOPNOTSUPP accepted
 	flags.move_mount.move_mount_beneath EINVAL accepted
 	flags.openat.o_direct EINVAL accepted
 	flags.openat2.o_direct EINVAL accepted

@@ -9,7 +9,8 @@
  * is one diff line named after it (in lower case, as item names are:
  * memfd_create.mfd_exec): MFD_EXEC and MFD_NOEXEC_SEAL (6.3,
  * memfd_create(2)), O_DIRECT on tmpfs (6.6), PIDFD_THREAD (6.9,
- * pidfd_open(2)), MAP_DROPPABLE (6.11), MOVE_MOUNT_BENEATH (6.5),
+ * pidfd_open(2)), MAP_ABOVE4G (6.6), MAP_DROPPABLE (6.11),
+ * MOVE_MOUNT_BENEATH (6.5),
  * F_DUPFD_QUERY (6.10) and F_CREATED_QUERY (6.12, fcntl(2)), PR_GET_AUXV
  * and PR_GET_MEMORY_MERGE (6.4, prctl(2)).  Then, for each flags word,
  * NAME.other_bits: the bits no name covers that the call accepts, one
@@ -57,6 +58,9 @@
 #endif
 #ifndef MAP_DROPPABLE
 #define MAP_DROPPABLE 0x08
+#endif
+#ifndef MAP_ABOVE4G
+#define MAP_ABOVE4G 0x80
 #endif
 #ifndef MAP_UNINITIALIZED
 #define MAP_UNINITIALIZED 0x4000000
@@ -204,7 +208,8 @@ static int map_fd = -1;
 #define MAPFLAGS(F, w)                                                                               \
 	F(w, MAP_32BIT) F(w, MAP_GROWSDOWN) F(w, MAP_DENYWRITE) F(w, MAP_EXECUTABLE) F(w, MAP_LOCKED) \
 	F(w, MAP_NORESERVE) F(w, MAP_POPULATE) F(w, MAP_NONBLOCK) F(w, MAP_STACK) F(w, MAP_HUGETLB)  \
-	F(w, MAP_SYNC) F(w, MAP_FIXED) F(w, MAP_FIXED_NOREPLACE) F(w, MAP_UNINITIALIZED)
+	F(w, MAP_SYNC) F(w, MAP_FIXED) F(w, MAP_FIXED_NOREPLACE) F(w, MAP_UNINITIALIZED)        \
+	F(w, MAP_ABOVE4G)
 #define PROTFLAGS(F, w)                                                                              \
 	F(w, PROT_READ) F(w, PROT_WRITE) F(w, PROT_EXEC) F(w, PROT_SEM) F(w, PROT_GROWSDOWN) F(w, PROT_GROWSUP)
 #define ATFLAGS(F, w) F(w, AT_SYMLINK_NOFOLLOW) F(w, AT_EMPTY_PATH)
