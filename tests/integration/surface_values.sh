@@ -50,9 +50,15 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	}
 done
 report ok "10 runs exit 0 with the same snapshot"
-# The bound is loose for a loaded machine; a run takes about 0.2 s idle.
-((slowest < 2000)) && report ok "the slowest of 10 runs took $slowest ms (< 2 s)" ||
-	report bad "the slowest of 10 runs took $slowest ms (>= 2 s)"
+# A run takes about 0.2 s here when the machine is idle.  An ASan build
+# spends seconds starting up whatever it runs (the environment probes,
+# shadow memory), so its time says nothing about the family's.
+if [[ $abiwatch == *asan* ]]; then
+	echo "# the slowest of 10 runs of this ASan build took $slowest ms (not bounded)"
+else
+	((slowest < 2000)) && report ok "the slowest of 10 runs took $slowest ms (< 2 s)" ||
+		report bad "the slowest of 10 runs took $slowest ms (>= 2 s)"
+fi
 
 tests/lib/ktap-check "$tmp/ktap1" >/dev/null && report ok "the KTAP output parses" || report bad "the KTAP output does not parse"
 load_snapshot "$tmp/snap1"
