@@ -13,6 +13,7 @@
 #   - four calls that check their arguments in another order;
 #   - the flags and values that appeared (MFD_EXEC, MFD_NOEXEC_SEAL,
 #     PIDFD_THREAD, MAP_DROPPABLE, MAP_ABOVE4G, MOVE_MOUNT_BENEATH,
+#     FSCONFIG_CMD_CREATE_EXCL,
 #     O_DIRECT on tmpfs,
 #     F_DUPFD_QUERY, F_CREATED_QUERY, PR_GET_AUXV ...), statx's
 #     MNT_ID_UNIQUE, membarrier's GET_REGISTRATIONS;
@@ -44,6 +45,7 @@ CHANGED=(
 	flags.memfd_create.mfd_noexec_seal EINVAL accepted
 	flags.mmap_type.map_droppable EINVAL accepted
 	flags.mmap_validate.map_above4g EOPNOTSUPP accepted
+	flags.fsconfig.fsconfig_cmd_create_excl EOPNOTSUPP accepted
 	flags.move_mount.move_mount_beneath EINVAL accepted
 	flags.openat.o_direct EINVAL accepted
 	flags.openat2.o_direct EINVAL accepted

@@ -20,7 +20,10 @@
  * only, with harmless arguments (the GET forms).  statx's returned masks
  * per filesystem name the fields each fills (statx(2): stx_mask), and
  * membarrier(MEMBARRIER_CMD_QUERY) names the commands it has
- * (membarrier(2)).  Whatever a call makes (a descriptor, a mapping, a
+ * (membarrier(2)).  clone3(2)'s flags are tried with a child that exits
+ * at once; the bits that would share the probe's memory or make a thread
+ * (CLONE_VM, CLONE_SIGHAND, CLONE_THREAD, CLONE_SETTLS) or give the child
+ * to the runner (CLONE_PARENT) are neither named nor swept.  Whatever a call makes (a descriptor, a mapping, a
  * whiteout) is undone at once or dies with the probe; a flag that acts
  * on the machine (MADV_HWPOISON, MADV_SOFT_OFFLINE) is not in the table.
  */
@@ -32,7 +35,9 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <linux/stat.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +51,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,6 +121,19 @@
 #define AT_RECURSIVE 0x8000
 #endif
 #define FSOPEN_CLOEXEC 1
+#define FSCONFIG_SET_FLAG 0
+#define FSCONFIG_SET_STRING 1
+#define FSCONFIG_CMD_CREATE 6
+#define FSCONFIG_CMD_CREATE_EXCL 8
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x1000
+#endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x80
+#endif
+#ifndef CLONE_CLEAR_SIGHAND
+#define CLONE_CLEAR_SIGHAND 0x100000000ULL
+#endif
 #ifndef F_DUPFD_QUERY
 #define F_DUPFD_QUERY 1027
 #endif
@@ -198,6 +217,9 @@ static int map_fd = -1;
 	B(move_mount, "move_mount(-1, \"\", -1, \"\", FLAG): the flags are checked before the descriptors, so EBADF or ENOENT is accepted") \
 	B(open_tree, "open_tree(AT_FDCWD, \"d\", FLAG)")                                       \
 	B(fsopen, "fsopen(\"tmpfs\", FLAG)")                                                   \
+	V(fsconfig, "fsconfig(fsopen(\"tmpfs\"), CMD, ...) with a valid key and value for the command (\"ro\", \"size\" \"1m\")") \
+	B(mount_setattr, "mount_setattr(AT_FDCWD, \".\", FLAG, &(struct mount_attr){0}, 32) on the probe's private scratch mount") \
+	B(clone3, "clone3() of a child that exits at once, flags FLAG, exit signal SIGCHLD (the bits of CLONE_VM, CLONE_SIGHAND, CLONE_THREAD, CLONE_SETTLS, CLONE_PARENT and the signal byte not swept)") \
 	V(prctl, "prctl(OPTION, ...) with the arguments of a read (the GET forms)")          \
 	V(fcntl, "fcntl(fd, CMD, arg) on a memfd (a pipe for the pipe sizes, a directory for F_NOTIFY) with a harmless argument")
 
@@ -264,6 +286,16 @@ static int map_fd = -1;
 	F(open_tree, OPEN_TREE_CLONE) F(open_tree, OPEN_TREE_CLOEXEC) F(open_tree, AT_EMPTY_PATH)      \
 	F(open_tree, AT_NO_AUTOMOUNT) F(open_tree, AT_RECURSIVE) F(open_tree, AT_SYMLINK_NOFOLLOW)     \
 	F(fsopen, FSOPEN_CLOEXEC)                                                                      \
+	F(fsconfig, FSCONFIG_SET_FLAG) F(fsconfig, FSCONFIG_SET_STRING) F(fsconfig, FSCONFIG_CMD_CREATE) \
+	F(fsconfig, FSCONFIG_CMD_CREATE_EXCL)                                                          \
+	F(mount_setattr, AT_EMPTY_PATH) F(mount_setattr, AT_RECURSIVE) F(mount_setattr, AT_SYMLINK_NOFOLLOW) \
+	F(mount_setattr, AT_NO_AUTOMOUNT)                                                              \
+	F(clone3, CLONE_VFORK) F(clone3, CLONE_FS) F(clone3, CLONE_FILES) F(clone3, CLONE_SYSVSEM)     \
+	F(clone3, CLONE_PTRACE) F(clone3, CLONE_UNTRACED) F(clone3, CLONE_IO) F(clone3, CLONE_PIDFD)   \
+	F(clone3, CLONE_PARENT_SETTID) F(clone3, CLONE_CHILD_SETTID) F(clone3, CLONE_CHILD_CLEARTID)   \
+	F(clone3, CLONE_CLEAR_SIGHAND) F(clone3, CLONE_NEWNS) F(clone3, CLONE_NEWCGROUP)               \
+	F(clone3, CLONE_NEWUTS) F(clone3, CLONE_NEWIPC) F(clone3, CLONE_NEWUSER) F(clone3, CLONE_NEWPID) \
+	F(clone3, CLONE_NEWNET) F(clone3, CLONE_NEWTIME)                                               \
 	F(prctl, PR_GET_PDEATHSIG) F(prctl, PR_GET_DUMPABLE) F(prctl, PR_GET_UNALIGN)                  \
 	F(prctl, PR_GET_KEEPCAPS) F(prctl, PR_GET_FPEMU) F(prctl, PR_GET_FPEXC) F(prctl, PR_GET_TIMING) \
 	F(prctl, PR_GET_NAME) F(prctl, PR_GET_ENDIAN) F(prctl, PR_GET_SECCOMP) F(prctl, PR_CAPBSET_READ) \
@@ -631,6 +663,49 @@ static int try_fsopen(unsigned long v)
 	return closing(syscall(SYS_fsopen, "tmpfs", v));
 }
 
+static int try_fsconfig(unsigned long v)
+{
+	int fd = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	const char *key = v == FSCONFIG_SET_FLAG ? "ro" : v == FSCONFIG_SET_STRING ? "size" : NULL;
+	const char *value = v == FSCONFIG_SET_STRING ? "1m" : NULL;
+	int rc = ret(syscall(SYS_fsconfig, fd, v, key, value, 0));
+	close(fd);
+	return rc;
+}
+
+static int try_mount_setattr(unsigned long v)
+{
+	unsigned long long attr[4] = { 0 }; /* struct mount_attr, 32 bytes: changes nothing */
+	return ret(syscall(SYS_mount_setattr, AT_FDCWD, ".", v, attr, sizeof(attr)));
+}
+
+struct clone_args_v2 {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
+		set_tid, set_tid_size, cgroup;
+};
+
+static int try_clone3(unsigned long v)
+{
+	int pidfd = -1, tid = 0;
+	struct clone_args_v2 args = {
+		.flags = v, .pidfd = (uintptr_t)&pidfd, .child_tid = (uintptr_t)&tid,
+		.parent_tid = (uintptr_t)&tid, .exit_signal = SIGCHLD,
+	};
+	long pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0)
+		return errno;
+	int st;
+	while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (pidfd >= 0 && (v & CLONE_PIDFD))
+		close(pidfd);
+	return 0;
+}
+
 static int try_prctl(unsigned long v)
 {
 	unsigned long long u64 = 0;
@@ -841,6 +916,7 @@ static void flags_run(struct aw_ctx *ctx)
 	word_named("mmap")->unswept = 0x0f | MAP_ANONYMOUS;
 	word_named("mmap_validate")->unswept = 0x0f | MAP_ANONYMOUS;
 	word_named("socket")->unswept = 0x0f;
+	word_named("clone3")->unswept = 0xff | CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_SETTLS | CLONE_PARENT;
 
 	for (size_t i = 0; i < AW_ARRAY_SIZE(flags); i++) {
 		const struct flag *f = &flags[i];
