@@ -94,3 +94,16 @@ char *aw_kconfig_value(const char *config, size_t len, const char *option)
 	}
 	return NULL;
 }
+
+char *aw_kconfig_option(const struct aw_kconfig *c, const char *name)
+{
+	if (!c->text)
+		return NULL;
+	char option[128];
+	size_t i = 0;
+	for (; name[i] && i + 1 < sizeof(option); i++)
+		option[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+	option[i] = '\0';
+	char *v = aw_kconfig_value(c->text, c->len, option);
+	return v ? v : xstrdup("n");
+}

@@ -26,4 +26,11 @@ void aw_kconfig_free(struct aw_kconfig *c);
  * or NULL when the text does not mention it.  malloc'd. */
 char *aw_kconfig_value(const char *config, size_t len, const char *option);
 
+/* The value of an option named in lower case without its prefix
+ * ("memcg_v1" for CONFIG_MEMCG_V1), as item names spell it, in the loaded
+ * configuration: as aw_kconfig_value(), but "n" for an option it does
+ * not mention (unset: not built); NULL when c holds no configuration.
+ * malloc'd. */
+char *aw_kconfig_option(const struct aw_kconfig *c, const char *name);
+
 #endif

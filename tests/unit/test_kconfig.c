@@ -53,6 +53,27 @@ static void test_kconfig(void **state)
 
 /* Every knob documented one by one is an item of sysctl.knob, and every
  * such item's knob is in the table that knows its configuration. */
+static void test_option(void **state)
+{
+	(void)state;
+	char text[] = "CONFIG_MEMCG_V1=y\n# CONFIG_USELIB is not set\nCONFIG_HZ=250\n";
+	struct aw_kconfig c = { .text = text, .len = sizeof(text) - 1 };
+	char *v = aw_kconfig_option(&c, "memcg_v1");
+	assert_string_equal(v, "y");
+	free(v);
+	v = aw_kconfig_option(&c, "uselib");
+	assert_string_equal(v, "n");
+	free(v);
+	v = aw_kconfig_option(&c, "secretmem"); /* not mentioned: not built */
+	assert_string_equal(v, "n");
+	free(v);
+	v = aw_kconfig_option(&c, "hz");
+	assert_string_equal(v, "250");
+	free(v);
+	struct aw_kconfig none = { 0 };
+	assert_null(aw_kconfig_option(&none, "hz"));
+}
+
 static void test_load(void **state)
 {
 	(void)state;
@@ -73,6 +94,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kconfig),
+		cmocka_unit_test(test_option),
 		cmocka_unit_test(test_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

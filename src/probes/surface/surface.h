@@ -15,5 +15,6 @@
 extern const struct aw_probe surface_syscalls_probes[];
 extern const struct aw_probe surface_flags_probes[];
 extern const struct aw_probe surface_text_probes[];
+extern const struct aw_probe surface_kconfig_probes[];
 
 #endif

@@ -62,13 +62,8 @@ static void kconfig_run(struct aw_ctx *ctx)
 	for (const struct aw_item *it = kconfig_items; it->name; it++) {
 		if (strcmp(it->name, "source") == 0)
 			continue;
-		char option[64];
-		size_t i = 0;
-		for (; it->name[i] && i + 1 < sizeof(option); i++)
-			option[i] = (char)(it->name[i] >= 'a' && it->name[i] <= 'z' ? it->name[i] - 32 : it->name[i]);
-		option[i] = '\0';
-		char *v = aw_kconfig_value(cfg.text, cfg.len, option);
-		aw_observe(ctx, it->name, "%s", v ? v : "n");
+		char *v = aw_kconfig_option(&cfg, it->name);
+		aw_observe(ctx, it->name, "%s", v);
 		free(v);
 	}
 	aw_kconfig_free(&cfg);
