@@ -102,6 +102,8 @@ expect $f.memfd_create.other_bits 0
 expect $f.pipe2.o_cloexec accepted
 expect $f.fcntl.f_getfd accepted
 expect_match $f.statx.mask.tmpfs '^TYPE,MODE,NLINK,UID,GID,ATIME,MTIME,CTIME,INO,SIZE,BLOCKS'
+[[ -n ${snap[obs.surface.kconfig.source]-} || ${snap[unobserved.surface.kconfig.source]-} == skip:* ]] &&
+	report ok "surface.kconfig names its source or why there is none" || report bad "surface.kconfig.source missing"
 expect obs.surface.text.proc_stat.fields 52
 expect obs.surface.text.mountinfo.columns 6+3
 expect_match obs.surface.text.proc_status.keys '^Name,Umask,State,Tgid,Ngid,Pid,PPid,'

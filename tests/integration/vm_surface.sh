@@ -17,7 +17,10 @@
 #     O_DIRECT on tmpfs,
 #     F_DUPFD_QUERY, F_CREATED_QUERY, PR_GET_AUXV ...), statx's
 #     MNT_ID_UNIQUE, membarrier's GET_REGISTRATIONS;
-#   - the text surfaces that grew (auxv's AT_RSEQ_*, status's Kthread ...).
+#   - the text surfaces that grew (auxv's AT_RSEQ_*, status's Kthread ...);
+#   - the configuration options that differ (CACHESTAT_SYSCALL, new in 6.5,
+#     and X86_USER_SHADOW_STACK), each guest given its kernel's
+#     /boot/config-RELEASE from the .deb.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
@@ -58,6 +61,8 @@ CHANGED=(
 	flags.prctl.pr_get_mdwe EINVAL accepted
 	flags.prctl.pr_get_memory_merge EINVAL accepted
 	flags.statx.attributes_mask.tmpfs 0x203070 0x303070
+	kconfig.cachestat_syscall n y
+	kconfig.x86_user_shadow_stack n y
 )
 # Long values that changed: item, then a word only 6.12's value has.
 GREW=(
@@ -71,7 +76,16 @@ GREW=(
 	text.thp.files hugepages-64kB/
 )
 
-"$abiwatch" matrix -q -o "$tmp/m" "${debs[@]}" -- surface >"$tmp/out" 2>&1
+# Each guest gets its kernel's configuration, as vm_sysctl.sh gives it.
+files=()
+mkdir -p "$tmp/cfg"
+for deb in "${debs[@]}"; do
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/cfg" --wildcards './boot/config-*' ||
+		{ echo "FAIL: no boot/config-* in $deb"; exit 1; }
+done
+for c in "$tmp"/cfg/boot/config-*; do files+=(--file "$c=/boot/${c##*/}"); done
+
+"$abiwatch" matrix -q -o "$tmp/m" "${files[@]}" "${debs[@]}" -- surface >"$tmp/out" 2>&1
 rc=$?
 # Exit 1 is matrix's "the kernels differ", which they do here.
 [[ $rc == 0 || $rc == 1 ]] && report ok "matrix exits $rc" || { report bad "matrix exits $rc"; cat "$tmp/out"; }
@@ -92,6 +106,8 @@ for s in "$tmp"/m/*.snapshot; do
 	expect obs.surface.syscalls32.reboot.result EINVAL
 	expect obs.surface.syscalls32.ipc.result ENOENT
 	expect obs.surface.syscalls._sysctl.present no
+	expect obs.surface.kconfig.source "/boot/config-$release"
+	expect obs.surface.kconfig.ia32_emulation y
 	case $release in
 	6.1.*) side=old ;;
 	6.12.*) side=new ;;
@@ -136,6 +152,7 @@ if [[ -f ${diffs[0]} ]]; then
 			[[ ${CHANGED[i]} == syscalls.* ]] && echo "${CHANGED[i]/syscalls./syscalls32.}"
 		done
 		for ((i = 0; i < ${#GREW[@]}; i += 2)); do echo "${GREW[i]}"; done
+		echo kconfig.source
 	} | sort)
 	[[ $got == "$want" ]] && report ok "the 6.1 -> 6.12 diff names exactly the $(wc -l <<<"$want") expected changes" ||
 		report bad "the 6.1 -> 6.12 diff differs from the expected changes:"$'\n'"$(diff <(echo "$want") <(echo "$got"))"
