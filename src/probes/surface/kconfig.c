@@ -2,7 +2,7 @@
 /*
  * surface.kconfig: the configuration options that decide whether calls
  * and flags the other surface probes sweep exist, read through
- * lib/kconfig.h as sysctl.kconfig reads its own.  A call configured out
+ * lib/kconfig.h and reported by aw_report_kconfig() as sysctl.kconfig is.  A call configured out
  * answers ENOSYS like one the kernel removed (kernel/sys_ni.c: the
  * COND_SYSCALL entries), so the option recorded beside it is what tells
  * the two apart in a diff: ioperm and iopl need X86_IOPL_IOPERM (5.5),
@@ -12,9 +12,7 @@
  * option, init/Kconfig, arch/x86/Kconfig, mm/Kconfig).
  */
 #include "surface.h"
-#include "lib/kconfig.h"
 
-#include <stdlib.h>
 
 #define OPT(o, what) AW_OBS_ITEM(o, "CONFIG_" what, .change = "the kernel was configured differently: " \
 				 "the calls or flags the option decides appear or vanish for that reason")
@@ -62,20 +60,7 @@ static const struct aw_item kconfig_items[] = {
 
 static void kconfig_run(struct aw_ctx *ctx)
 {
-	struct aw_kconfig cfg;
-	aw_kconfig_load(&cfg);
-	if (!cfg.text) {
-		aw_skip_rest(ctx, "no kernel configuration: %s", cfg.source);
-		aw_kconfig_free(&cfg);
-		return;
-	}
-	aw_observe(ctx, "source", "%s", cfg.source);
-	for (const struct aw_item *it = kconfig_items + 1; it->name; it++) {
-		char *v = aw_kconfig_option(&cfg, it->name);
-		aw_observe(ctx, it->name, "%s", v);
-		free(v);
-	}
-	aw_kconfig_free(&cfg);
+	aw_report_kconfig(ctx, kconfig_items);
 }
 
 static const char *const tags[] = { "man:syscalls(2)", NULL };

@@ -51,22 +51,7 @@ static const struct aw_item kconfig_items[] = {
 
 static void kconfig_run(struct aw_ctx *ctx)
 {
-	struct aw_kconfig cfg;
-	aw_kconfig_load(&cfg);
-	if (!cfg.text) {
-		aw_skip_rest(ctx, "no kernel configuration: %s", cfg.source);
-		aw_kconfig_free(&cfg);
-		return;
-	}
-	aw_observe(ctx, "source", "%s", cfg.source);
-	for (const struct aw_item *it = kconfig_items; it->name; it++) {
-		if (strcmp(it->name, "source") == 0)
-			continue;
-		char *v = aw_kconfig_option(&cfg, it->name);
-		aw_observe(ctx, it->name, "%s", v);
-		free(v);
-	}
-	aw_kconfig_free(&cfg);
+	aw_report_kconfig(ctx, kconfig_items);
 }
 
 /* ---- the machine ---- */
