@@ -20,12 +20,17 @@
 
 static const char report_usage[] =
 	"Usage: abiwatch report [OPTION...] -o FILE SNAPSHOT...\n"
-	"Write the snapshots side by side as one static HTML page: a column per\n"
-	"kernel, a row per check and observation grouped by family and probe (for\n"
-	"dirent, a probe per filesystem), each cell marked when it differs from\n"
-	"the column to its left, each row linked to its catalogue entry.  The page\n"
-	"needs nothing else: no script, no network.  A directory stands for the\n"
-	"*.snapshot files in it (the output of 'abiwatch matrix').\n"
+	"Write the snapshots side by side as one static HTML page.  First a table\n"
+	"of the kernel changes by family and neighbouring pair, each count linked\n"
+	"to its changes; then each pair as 'abiwatch diff' shows it: its summary\n"
+	"line, the changes one per object (named consequences and vanished\n"
+	"interfaces, other behaviour changes, interfaces that appeared), what the\n"
+	"environment explains folded by cause.  Last a column per kernel and a\n"
+	"row per check and observation that differs between neighbours (every\n"
+	"row with --all), grouped by family and probe, each cell marked when it\n"
+	"differs from the column to its left, each row linked to its catalogue\n"
+	"entry.  The page needs nothing else: no script, no network.  A directory\n"
+	"stands for the *.snapshot files in it (the output of 'abiwatch matrix').\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE      the page to write ('-': standard output)\n"
@@ -34,14 +39,16 @@ static const char report_usage[] =
 	"      --catalogue-url URL  where the links point (default: FILE, relative\n"
 	"                         to the page)\n"
 	"      --title TEXT       the page's title\n"
-	"      --changed-only     only the rows where a neighbour differs\n"
+	"      --all              every row of every snapshot, not only the rows\n"
+	"                         where a neighbour differs (the default)\n"
+	"      --changed-only     only the rows where a neighbour differs (the default)\n"
 	"      --keep-order       columns in the order given (default: by kernel\n"
 	"                         release, in version order)\n"
 	"  -h, --help           show this help and exit\n"
 	"\n"
 	"Exit status: 0 written, 2 bad usage or a snapshot that cannot be read.\n";
 
-enum { OPT_CATALOGUE = 0x100, OPT_CATALOGUE_URL, OPT_TITLE, OPT_CHANGED_ONLY, OPT_KEEP_ORDER };
+enum { OPT_CATALOGUE = 0x100, OPT_CATALOGUE_URL, OPT_TITLE, OPT_CHANGED_ONLY, OPT_KEEP_ORDER, OPT_ALL };
 
 static const struct option report_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -49,6 +56,7 @@ static const struct option report_options[] = {
 	{ "catalogue-url", required_argument, NULL, OPT_CATALOGUE_URL },
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "changed-only", no_argument, NULL, OPT_CHANGED_ONLY },
+	{ "all", no_argument, NULL, OPT_ALL },
 	{ "keep-order", no_argument, NULL, OPT_KEEP_ORDER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -56,7 +64,7 @@ static const struct option report_options[] = {
 
 struct report_cli {
 	const char *output, *catalogue, *catalogue_url, *title;
-	bool changed_only, keep_order;
+	bool all, keep_order;
 	char **files;
 	size_t nfiles;
 };
@@ -72,7 +80,8 @@ static int parse(int argc, char **argv, struct report_cli *c)
 		case OPT_CATALOGUE: c->catalogue = optarg; break;
 		case OPT_CATALOGUE_URL: c->catalogue_url = optarg; break;
 		case OPT_TITLE: c->title = optarg; break;
-		case OPT_CHANGED_ONLY: c->changed_only = true; break;
+		case OPT_CHANGED_ONLY: c->all = false; break;
+		case OPT_ALL: c->all = true; break;
 		case OPT_KEEP_ORDER: c->keep_order = true; break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -206,7 +215,7 @@ int cmd_report(int argc, char **argv)
 
 	struct aw_report_opts o = {
 		.cols = cols, .ncols = ncols, .catalogue_href = href, .catalogue_text = cat_text,
-		.title = c.title, .changed_only = c.changed_only,
+		.title = c.title, .changed_only = !c.all,
 	};
 	struct aw_report_stats st;
 	bool to_stdout = strcmp(c.output, "-") == 0;

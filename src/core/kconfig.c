@@ -10,7 +10,10 @@ void aw_report_kconfig(struct aw_ctx *ctx, const struct aw_item *items)
 	struct aw_kconfig cfg;
 	aw_kconfig_load(&cfg);
 	if (!cfg.text) {
-		aw_skip_rest(ctx, "no kernel configuration: %s", cfg.source);
+		/* The machine's doing (a host without /boot, a guest given
+		 * no config): cause kconfig, so that diff folds it whatever
+		 * release the paths name. */
+		aw_skip_rest_cause(ctx, "kconfig", "no kernel configuration: %s", cfg.source);
 		aw_kconfig_free(&cfg);
 		return;
 	}

@@ -50,11 +50,13 @@ struct aw_item {
 	 * value and write-back.  NULL: the item's name without its last
 	 * component ("knob.net.ipv4.tcp_mem" of a pattern item's reported
 	 * "knob.net.ipv4.tcp_mem.value"), or the probe itself for a name
-	 * without a dot. */
+	 * without a dot.  "": the probe itself (dirent's compat32.* items
+	 * describe the same directory as its native ones). */
 	const char *object;
 	/* For an observation: the values that mean the interface is not there
 	 * at all ("absent", "ENOSYS", "EINVAL" for a flag refused), ended by
-	 * NULL.  A change from one of them to another value is an interface
+	 * NULL, each an fnmatch(3) pattern ("absent (*"; a plain value
+	 * matches itself).  A key one side lacks is absent there too.  A change from one of them to another value is an interface
 	 * that appeared, which diff counts apart from behaviour changes; the
 	 * other way round, one that vanished, a possible break.  NULL: no
 	 * value means that. */
@@ -312,7 +314,7 @@ const char *aw_sysctl_strerror(int rc);
  * is "source", where the configuration was read; every other item names
  * an option in lower case without CONFIG_ ("memcg_v1") and is reported
  * with its value ("n" when unset).  Without a configuration every item is
- * skipped, giving the reason. */
+ * skipped with the cause kconfig, giving the reason. */
 void aw_report_kconfig(struct aw_ctx *ctx, const struct aw_item *items);
 
 /* ---- a family's 32-bit helper ---- */

@@ -137,6 +137,7 @@ static const struct aw_cause causes[] = {
 	{ "memory", false, "env.memory", "the machine's memory", "", true },
 	{ "cpus", false, "env.cpus", "the machine's CPU count", "", true },
 	{ "vm", false, "env.vm.accel", "a VM", "", false },
+	{ "kconfig", false, "env.kernel.release", "the kernel's configuration file", "", false },
 };
 
 /* The table's entry for the len bytes at cause, or NULL. */

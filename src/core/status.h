@@ -73,6 +73,8 @@ const char *aw_status_value_rule(enum aw_subject subject);
  *   fs:NAME      the filesystem can be made here  (env.fs)
  *   memory, cpus the machine's size               (env.memory, env.cpus)
  *   vm           a throw-away machine (a VM guest) (env.vm.*)
+ *   kconfig      the running kernel's configuration file can be read
+ *                (/proc/config.gz, /boot/config-RELEASE; env.kernel.release)
  *
  * so that a reader that knows no causes still reads a plain reason.
  */

@@ -460,6 +460,56 @@ static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_chan
 	return true;
 }
 
+/* The objects each side skipped for a cause of the machine: a key of
+ * one the side lacks, of a pattern item (whose names are known only
+ * where it could be observed: cgroup.v2's child.*.value beside
+ * child_files, skipped outside a guest), is that cause's doing, not an
+ * interface that vanished. */
+struct skipped_object {
+	char *object;
+	char cause[AW_CAUSE_MAX];
+};
+
+struct skipped_objects {
+	struct skipped_object *v;
+	size_t n;
+};
+
+static struct skipped_objects skipped_by_side[2]; /* old, new: during aw_diff_compute */
+
+static char *object_of(const struct entry *e);
+static bool named_cause(const struct entry *e, char buf[AW_CAUSE_MAX]);
+
+static void collect_skipped(const struct entry *e, size_t n, struct skipped_objects *out)
+{
+	char buf[AW_CAUSE_MAX];
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].cls == AW_DIFF_PROBE || !named_cause(&e[i], buf))
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n].object = object_of(&e[i]);
+		memcpy(out->v[out->n].cause, buf, sizeof(buf));
+		out->n++;
+	}
+}
+
+static void free_skipped(struct skipped_objects *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].object);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static const char *object_skip_cause(bool new_side, const char *object)
+{
+	const struct skipped_objects *s = &skipped_by_side[new_side];
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i].object, object) == 0)
+			return s->v[i].cause;
+	return NULL;
+}
+
 /* Why the environment, not the kernel, made the change; nothing when
  * the kernel did. */
 static void explain(const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
@@ -474,6 +524,16 @@ static void explain(const struct aw_diff *d, struct aw_diff_change *c, const str
 		c->cause_key = c->cause ? xstrdup("probes") : NULL;
 		if (c->cause)
 			return;
+		const struct aw_item *it;
+		(void)find_known(e, &it);
+		const char *why = it && aw_item_is_pattern(it) ? object_skip_cause(c->new_side, c->object)
+							       : NULL;
+		if (why) {
+			c->cause_key = xstrdup(why);
+			c->cause = xasprintf("the %s side skipped %s: it needs %s (%s)",
+					     c->new_side ? "new" : "old", c->object, why, cause_env_key(why));
+			return;
+		}
 	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
 	    explain_by_machine_size(d, c, e))
@@ -482,6 +542,81 @@ static void explain(const struct aw_diff *d, struct aw_diff_change *c, const str
 		c->new_side = c->kind == AW_DIFF_SKIPPED;
 		c->cause = env_cause(d, c->new_side ? n : o, c->new_side, &c->cause_key);
 	}
+}
+
+/* ---- objects: what a change is about, and whether it is there ---- */
+
+static char *cut(const char *s, size_t n)
+{
+	return xasprintf("%.*s", (int)n, s);
+}
+
+/* The length of the probe part of a name ("vfs.anon" of
+ * "vfs.anon.pidfd.f_type"): the registered probe's, else the first two
+ * components (a probe this binary does not know). */
+static size_t probe_len(const struct entry *e)
+{
+	const char *name = e->rec->name;
+	const struct aw_catalogue_entry *p =
+		e->cls == AW_DIFF_OTHER ? NULL : aw_catalogue_probe_of(name);
+	if (p)
+		return strlen(p->name);
+	const char *dot = strchr(name, '.');
+	dot = dot ? strchr(dot + 1, '.') : NULL;
+	return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+/* FAMILY.PROBE.OBJECT: the item's .object, else its name without the
+ * last component, else the probe.  A key of a newer format: the key
+ * without its last component. */
+static char *object_of(const struct entry *e)
+{
+	const char *name = e->rec->name;
+	if (e->cls == AW_DIFF_OTHER) {
+		const char *dot = strrchr(name, '.');
+		return dot ? cut(name, (size_t)(dot - name)) : xstrdup(name);
+	}
+	size_t plen = probe_len(e);
+	if (e->cls == AW_DIFF_PROBE || name[plen] != '.')
+		return cut(name, plen);
+	const struct aw_item *it;
+	(void)find_known(e, &it);
+	if (it && it->object)
+		return *it->object ? xasprintf("%.*s.%s", (int)plen, name, it->object) : cut(name, plen);
+	const char *dot = strrchr(name + plen + 1, '.');
+	return cut(name, dot ? (size_t)(dot - name) : plen);
+}
+
+/* Whether the interface is not there on a side: no key, or an
+ * observation whose value the item declares to mean that (.absent). */
+static bool absent_on(const struct entry *x)
+{
+	if (!x)
+		return true;
+	if (x->cls != AW_DIFF_OBS || x->rec->cls != AW_KEY_OBS)
+		return false;
+	const struct aw_item *it;
+	(void)find_known(x, &it);
+	for (const char *const *a = it ? it->absent : NULL; a && *a; a++)
+		if (fnmatch(*a, x->rec->value, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool failing(enum aw_status st)
+{
+	return st == AW_ST_FAIL || st == AW_ST_ERROR || st == AW_ST_TIMEOUT;
+}
+
+/* A change the catalogue gives a meaning of its own (not a pattern
+ * item's shared line), or a new failure. */
+static bool named_change(const struct aw_diff_change *c, const struct entry *e)
+{
+	if (failing(c->new_status) && c->old_status != c->new_status)
+		return true;
+	const struct aw_item *it;
+	(void)find_known(e, &it);
+	return it && it->change && !aw_item_is_pattern(it);
 }
 
 static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
@@ -496,7 +631,11 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 		.meaning = meaning_of(e),
 		.old_status = o ? o->rec->status : AW_ST_NONE,
 		.new_status = n ? n->rec->status : AW_ST_NONE,
+		.object = object_of(e),
+		.old_absent = absent_on(o),
+		.new_absent = absent_on(n),
 	};
+	c.named = named_change(&c, e);
 	explain(d, &c, o, n);
 	d->changes = xrealloc(d->changes, (d->n + 1) * sizeof(*d->changes));
 	d->changes[d->n++] = c;
@@ -510,6 +649,14 @@ static bool entry_ignored(const struct aw_diff_opts *opts, const struct entry *e
 	return hit;
 }
 
+/* Both sides skipped for the same cause of the machine: nothing to
+ * compare, whatever else the reasons say (a release name in a path). */
+static bool same_cause_skips(const struct entry *o, const struct entry *n)
+{
+	char a[AW_CAUSE_MAX], b[AW_CAUSE_MAX];
+	return named_cause(o, a) && named_cause(n, b) && strcmp(a, b) == 0;
+}
+
 /* Merge the two sorted lists, recording each difference. */
 static void diff_items(const struct entry *o, size_t no, const struct entry *n, size_t nn,
 		       const struct aw_diff_opts *opts, struct aw_diff *d)
@@ -520,9 +667,140 @@ static void diff_items(const struct entry *o, size_t no, const struct entry *n, 
 		const struct entry *a = cmp <= 0 ? &o[i++] : NULL;
 		const struct entry *b = cmp >= 0 ? &n[j++] : NULL;
 		int kind = change_kind(a, b);
+		if (kind >= 0 && same_cause_skips(a, b))
+			continue;
 		if (kind >= 0 && !entry_ignored(opts, a ? a : b))
 			add_change(d, (enum aw_diff_kind)kind, a, b);
 	}
+}
+
+/* ---- the kernel changes by object, ranked ---- */
+
+static size_t object_index(const struct aw_diff *d, const char *name)
+{
+	for (size_t i = d->nobjects; i-- > 0;) /* changes come in key order */
+		if (strcmp(d->objects[i].name, name) == 0)
+			return i;
+	return (size_t)-1;
+}
+
+static struct aw_diff_family *family_of(struct aw_diff *d, const char *name)
+{
+	for (size_t i = 0; i < d->nfamilies; i++)
+		if (strcmp(d->families[i].name, name) == 0)
+			return &d->families[i];
+	d->families = xrealloc(d->families, (d->nfamilies + 1) * sizeof(*d->families));
+	d->families[d->nfamilies] = (struct aw_diff_family){ .name = xstrdup(name) };
+	return &d->families[d->nfamilies++];
+}
+
+static size_t family_total(const struct aw_diff_family *f)
+{
+	return f->changed + f->appeared + f->vanished;
+}
+
+/* The most behaviour changes first (what appeared breaks nothing), then
+ * the most changes of any kind. */
+static int by_family_size(const void *a, const void *b)
+{
+	const struct aw_diff_family *x = a, *y = b;
+	size_t bx = x->changed + x->vanished, by = y->changed + y->vanished;
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	size_t nx = family_total(x), ny = family_total(y);
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The families in the order of d->families, for sorting objects. */
+static const struct aw_diff *sorting;
+
+static size_t family_place(const char *family)
+{
+	for (size_t i = 0; i < sorting->nfamilies; i++)
+		if (strcmp(sorting->families[i].name, family) == 0)
+			return i;
+	return sorting->nfamilies;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct aw_diff_object *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	size_t fx = family_place(x->family), fy = family_place(y->family);
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Shape, rank and meaning of an object from its changes. */
+static void judge_object(const struct aw_diff *d, struct aw_diff_object *o)
+{
+	bool appeared = true, vanished = true, named = false;
+	const struct aw_diff_change *best = NULL;
+	for (size_t i = 0; i < o->n; i++) {
+		const struct aw_diff_change *c = &d->changes[o->changes[i]];
+		appeared = appeared && c->old_absent && !c->new_absent;
+		vanished = vanished && !c->old_absent && c->new_absent;
+		if (c->named && !named)
+			best = c;
+		named = named || c->named;
+		if (!best && c->meaning)
+			best = c;
+	}
+	o->shape = appeared ? AW_SHAPE_APPEARED : vanished ? AW_SHAPE_VANISHED : AW_SHAPE_CHANGED;
+	o->rank = appeared ? AW_RANK_APPEARED : vanished || named ? AW_RANK_NAMED : AW_RANK_BEHAVIOUR;
+	o->meaning = best ? best->meaning : NULL;
+}
+
+static void build_objects(struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct aw_diff_change *c = &d->changes[i];
+		if (c->cause)
+			continue;
+		size_t j = object_index(d, c->object);
+		if (j == (size_t)-1) {
+			d->objects = xrealloc(d->objects, (d->nobjects + 1) * sizeof(*d->objects));
+			j = d->nobjects++;
+			const char *dot = strchr(c->object, '.');
+			d->objects[j] = (struct aw_diff_object){
+				.name = xstrdup(c->object),
+				.family = dot ? cut(c->object, (size_t)(dot - c->object)) : xstrdup(c->object),
+			};
+		}
+		struct aw_diff_object *o = &d->objects[j];
+		o->changes = xrealloc(o->changes, (o->n + 1) * sizeof(*o->changes));
+		o->changes[o->n++] = i;
+	}
+	for (size_t i = 0; i < d->nobjects; i++) {
+		struct aw_diff_object *o = &d->objects[i];
+		judge_object(d, o);
+		struct aw_diff_family *f = family_of(d, o->family);
+		if (o->shape == AW_SHAPE_APPEARED)
+			f->appeared++;
+		else if (o->shape == AW_SHAPE_VANISHED)
+			f->vanished++;
+		else
+			f->changed++;
+	}
+	if (d->nfamilies)
+		qsort(d->families, d->nfamilies, sizeof(*d->families), by_family_size);
+	sorting = d;
+	if (d->nobjects)
+		qsort(d->objects, d->nobjects, sizeof(*d->objects), by_rank);
+	sorting = NULL;
+}
+
+const char *aw_diff_rank_name(enum aw_diff_rank r)
+{
+	static const char *const names[] = {
+		[AW_RANK_NAMED] = "named", [AW_RANK_BEHAVIOUR] = "behaviour",
+		[AW_RANK_APPEARED] = "appeared",
+	};
+	return names[r];
 }
 
 void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *new,
@@ -540,7 +818,12 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	diff_probes_run(old, new, opts, d);
 	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
 		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
+	collect_skipped(eo, no, &skipped_by_side[0]);
+	collect_skipped(en, nn, &skipped_by_side[1]);
 	diff_items(eo, no, en, nn, opts, d);
+	free_skipped(&skipped_by_side[0]);
+	free_skipped(&skipped_by_side[1]);
+	build_objects(d);
 	free(eo);
 	free(en);
 }
@@ -569,7 +852,17 @@ void aw_diff_free(struct aw_diff *d)
 		free(c->meaning);
 		free(c->cause);
 		free(c->cause_key);
+		free(c->object);
 	}
+	for (size_t i = 0; i < d->nobjects; i++) {
+		free(d->objects[i].name);
+		free(d->objects[i].family);
+		free(d->objects[i].changes);
+	}
+	for (size_t i = 0; i < d->nfamilies; i++)
+		free(d->families[i].name);
+	free(d->objects);
+	free(d->families);
 	free(d->env);
 	free(d->changes);
 	memset(d, 0, sizeof(*d));
@@ -577,23 +870,22 @@ void aw_diff_free(struct aw_diff *d)
 
 /* ---- the summary: kernel changes, and the rest folded by cause ---- */
 
-static bool failing(enum aw_status st)
-{
-	return st == AW_ST_FAIL || st == AW_ST_ERROR || st == AW_ST_TIMEOUT;
-}
-
 size_t aw_diff_kernel_changes(const struct aw_diff *d, size_t *new_failures)
 {
-	size_t n = 0;
 	*new_failures = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		const struct aw_diff_change *c = &d->changes[i];
-		if (c->cause)
-			continue;
-		n++;
-		if (failing(c->new_status) && c->old_status != c->new_status)
+		if (!c->cause && failing(c->new_status) && c->old_status != c->new_status)
 			(*new_failures)++;
 	}
+	return d->nobjects;
+}
+
+size_t aw_diff_kernel_items(const struct aw_diff *d)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		n += !d->changes[i].cause;
 	return n;
 }
 
@@ -663,13 +955,48 @@ static const char *plural(size_t n, const char *many)
 	return n == 1 ? "" : many;
 }
 
+/* "vfs 3, sysctl 1 + 46 appeared + 1 vanished" */
+static char *families_line(const struct aw_diff *d)
+{
+	char *s = xstrdup("");
+	for (size_t i = 0; i < d->nfamilies; i++) {
+		const struct aw_diff_family *f = &d->families[i];
+		char *more = xasprintf("%s%s%s", s, i ? ", " : "", f->name);
+		free(s);
+		s = more;
+		const char *sep = " ";
+		if (f->changed) {
+			more = xasprintf("%s %zu", s, f->changed);
+			free(s);
+			s = more;
+			sep = " + ";
+		}
+		if (f->appeared) {
+			more = xasprintf("%s%s%zu appeared", s, sep, f->appeared);
+			free(s);
+			s = more;
+			sep = " + ";
+		}
+		if (f->vanished) {
+			more = xasprintf("%s%s%zu vanished", s, sep, f->vanished);
+			free(s);
+			s = more;
+		}
+	}
+	return s;
+}
+
 char *aw_diff_summary(const struct aw_diff *d)
 {
 	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
+	size_t items = aw_diff_kernel_items(d);
 	struct aw_diff_group *g = aw_diff_groups(d, &ng);
-	char *s = xasprintf("%zu kernel change%s, %zu new failure%s; %zu item%s not comparable",
+	char *fam = families_line(d);
+	char *s = xasprintf("%zu kernel change%s, %zu new failure%s%s%s%s; %zu item%s not comparable",
 			    kernel, plural(kernel, "s"), failures, plural(failures, "s"),
-			    d->n - kernel, plural(d->n - kernel, "s"));
+			    kernel ? " (" : "", fam, kernel ? ")" : "",
+			    d->n - items, plural(d->n - items, "s"));
+	free(fam);
 	for (size_t i = 0; i < ng; i++) {
 		char *label = aw_diff_group_label(&g[i]);
 		char *more = xasprintf("%s%s %zu %s", s, i ? "," : ":", g[i].n, label);
@@ -709,10 +1036,14 @@ static char *env_line(const struct aw_diff_env *e)
 }
 
 /* What changed, without the name: "pass -> fail: why", "= 63", "(was 63)". */
-static char *change_detail(const struct aw_diff_change *c)
+static char *change_detail(const struct aw_diff_change *c, size_t max)
 {
 	char *o = c->old_value ? aw_escape(c->old_value) : NULL;
 	char *n = c->new_value ? aw_escape(c->new_value) : NULL;
+	if (max && o && strlen(o) > max)
+		strcpy(o + max - 3, "...");
+	if (max && n && strlen(n) > max)
+		strcpy(n + max - 3, "...");
 	char *s = c->kind == AW_DIFF_ADDED     ? xasprintf("= %s", n)
 		  : c->kind == AW_DIFF_REMOVED ? xasprintf("(was %s)", o)
 					       : xasprintf("%s -> %s", o, n);
@@ -721,9 +1052,9 @@ static char *change_detail(const struct aw_diff_change *c)
 	return s;
 }
 
-static char *change_line(const struct aw_diff_change *c)
+char *aw_diff_change_line(const struct aw_diff_change *c)
 {
-	char *detail = change_detail(c);
+	char *detail = change_detail(c, 0);
 	const char *sep = c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
 	char *s = xasprintf("%-9s %s%s%s%s%s", aw_diff_kind_name(c->kind), c->name, sep, detail,
 			    c->meaning ? " -- " : "", c->meaning ? c->meaning : "");
@@ -731,21 +1062,150 @@ static char *change_line(const struct aw_diff_change *c)
 	return s;
 }
 
+const char *aw_diff_object_kind(const struct aw_diff *d, const struct aw_diff_object *o)
+{
+	if (o->shape == AW_SHAPE_APPEARED && o->n > 1)
+		return "appeared";
+	if (o->shape == AW_SHAPE_VANISHED && o->n > 1)
+		return "vanished";
+	enum aw_diff_kind k = d->changes[o->changes[0]].kind;
+	for (size_t i = 1; i < o->n; i++)
+		if (d->changes[o->changes[i]].kind != k)
+			return "changed";
+	return aw_diff_kind_name(k);
+}
+
+/* A change's item as seen from its object: "f_type" of obs.vfs.anon.pidfd.f_type. */
+static const char *item_in_object(const struct aw_diff_change *c)
+{
+	const char *name = strchr(c->name, '.'); /* past the class prefix */
+	name = name && c->cls != AW_DIFF_OTHER ? name + 1 : c->name;
+	size_t n = strlen(c->object);
+	if (strncmp(name, c->object, n) == 0 && name[n] == '.')
+		return name + n + 1;
+	/* An object of the item's own (.object): past the components both
+	 * share ("compat.flag" of zzsized.o.compat.flag in zzsized.o.flag). */
+	const char *rest = name;
+	for (size_t i = 0; name[i] && name[i] == c->object[i]; i++)
+		if (name[i] == '.')
+			rest = name + i + 1;
+	return rest;
+}
+
+/* How much of each value an object's line of several changes shows:
+ * the whole values are its changes' own lines (--verbose, JSON). */
+#define PART_MAX 48
+
+char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *o)
+{
+	if (o->n == 1)
+		return aw_diff_change_line(&d->changes[o->changes[0]]);
+	char *s = xasprintf("%-9s %s:", aw_diff_object_kind(d, o), o->name);
+	for (size_t i = 0; i < o->n; i++) {
+		const struct aw_diff_change *c = &d->changes[o->changes[i]];
+		char *detail = change_detail(c, PART_MAX);
+		const char *sep = c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
+		char *more = xasprintf("%s%s %s%s%s", s, i ? ";" : "", item_in_object(c), sep, detail);
+		free(detail);
+		free(s);
+		s = more;
+	}
+	if (o->meaning) {
+		char *more = xasprintf("%s -- %s", s, o->meaning);
+		free(s);
+		s = more;
+	}
+	return s;
+}
+
 /* How many names of a folded cause the text shows without --verbose. */
 #define FIRST_NAMES 3
 
-static void text_kernel_changes(FILE *out, const struct aw_diff *d)
+/* An object's line and, when verbose and it has several, its changes. */
+static void text_object(FILE *out, const struct aw_diff *d, const struct aw_diff_object *o,
+			bool verbose)
+{
+	char *line = aw_diff_object_line(d, o);
+	fprintf(out, "  %s\n", line);
+	free(line);
+	for (size_t i = 0; verbose && o->n > 1 && i < o->n; i++) {
+		line = aw_diff_change_line(&d->changes[o->changes[i]]);
+		fprintf(out, "    %s\n", line);
+		free(line);
+	}
+}
+
+static void text_kernel_changes(FILE *out, const struct aw_diff *d, bool verbose)
 {
 	bool header = false;
-	for (size_t i = 0; i < d->n; i++) {
-		if (d->changes[i].cause)
+	for (size_t i = 0; i < d->nobjects; i++) {
+		if (d->objects[i].rank == AW_RANK_APPEARED)
 			continue;
 		if (!header)
 			fputs("kernel changes:\n", out);
 		header = true;
-		char *line = change_line(&d->changes[i]);
-		fprintf(out, "  %s\n", line);
-		free(line);
+		text_object(out, d, &d->objects[i], verbose);
+	}
+}
+
+/* The width names of appeared interfaces are wrapped to. */
+#define WRAP 100
+
+/* What appeared, a wrapped line of names per family (without the
+ * family, and without the probe when all are of one); verbose: a line
+ * per object, as the kernel changes. */
+static void text_appeared(FILE *out, const struct aw_diff *d, bool verbose)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < d->nobjects; i++)
+		total += d->objects[i].rank == AW_RANK_APPEARED;
+	if (!total)
+		return;
+	fprintf(out, "interfaces that appeared (%zu, nothing that worked breaks):\n", total);
+	for (size_t i = 0; i < d->nobjects;) {
+		const struct aw_diff_object *o = &d->objects[i];
+		size_t end = i;
+		while (end < d->nobjects && d->objects[end].rank == AW_RANK_APPEARED &&
+		       strcmp(d->objects[end].family, o->family) == 0)
+			end++;
+		if (end == i) {
+			i++;
+			continue;
+		}
+		if (verbose) {
+			for (; i < end; i++)
+				text_object(out, d, &d->objects[i], verbose);
+			continue;
+		}
+		/* The probe, when every object is of the same one (and below
+		 * it); else the family, when every object is below that. */
+		size_t flen = strlen(o->family), plen = 0;
+		const char *pdot = o->name[flen] == '.' ? strchr(o->name + flen + 1, '.') : NULL;
+		if (pdot)
+			plen = (size_t)(pdot - o->name);
+		for (size_t j = i; j < end; j++) {
+			const char *n = d->objects[j].name;
+			if (plen && strncmp(n, o->name, plen + 1) != 0)
+				plen = 0;
+			if (n[flen] != '.')
+				flen = 0;
+		}
+		char *head = plen ? cut(o->name, plen) : xstrdup(o->family);
+		size_t skip = plen ? plen + 1 : flen ? flen + 1 : 0;
+		int col = fprintf(out, "  %s %zu:", head, end - i);
+		int indent = col;
+		for (size_t j = i; j < end; j++) {
+			const char *name = d->objects[j].name + skip;
+			int len = (int)strlen(name) + (j + 1 < end ? 1 : 0);
+			if (col + 1 + len > WRAP && col > indent) {
+				fprintf(out, "\n%*s", indent, "");
+				col = indent;
+			}
+			col += fprintf(out, " %s%s", name, j + 1 < end ? "," : "");
+		}
+		fputc('\n', out);
+		free(head);
+		i = end;
 	}
 }
 
@@ -763,7 +1223,7 @@ static void text_group(FILE *out, const struct aw_diff *d, const struct aw_diff_
 	fputc('\n', out);
 	for (size_t i = 0; verbose && i < g->n; i++) {
 		const struct aw_diff_change *c = &d->changes[g->changes[i]];
-		char *line = change_line(c);
+		char *line = aw_diff_change_line(c);
 		fprintf(out, "    %s [%s]\n", line, c->cause);
 		free(line);
 	}
@@ -841,14 +1301,16 @@ void aw_diff_text(FILE *out, const struct aw_diff *d, const char *on, const char
 	if (!d->n && !formats_differ(d) && !visible_env(d))
 		return; /* as diff(1): silence when the same */
 	put_lead(out, d, on, nn, "");
-	text_kernel_changes(out, d);
+	text_kernel_changes(out, d, verbose);
+	text_appeared(out, d, verbose);
 	text_not_comparable(out, d, verbose);
 	text_environment(out, d, verbose);
 }
 
 void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
 {
-	fprintf(out, "KTAP version 1\n1..%zu\n", d->n);
+	size_t items = aw_diff_kernel_items(d);
+	fprintf(out, "KTAP version 1\n1..%zu\n", d->nobjects + d->n - items);
 	char *o = aw_escape(on), *n = aw_escape(nn);
 	fprintf(out, "# abiwatch diff %s %s\n", o, n);
 	free(o);
@@ -861,16 +1323,25 @@ void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char
 		fprintf(out, "# environment: %s\n", line);
 		free(line);
 	}
-	/* A result per change: not ok unless the environment explains it. */
+	/* A result per kernel change (per object, named by its key when it
+	 * has one change), not ok; then one per change the environment
+	 * explains, ok with SKIP. */
+	size_t t = 0;
+	for (size_t i = 0; i < d->nobjects; i++) {
+		const struct aw_diff_object *ob = &d->objects[i];
+		char *line = aw_diff_object_line(d, ob);
+		fprintf(out, "# %s\n", line);
+		fprintf(out, "not ok %zu %s\n", ++t, ob->n == 1 ? d->changes[ob->changes[0]].name : ob->name);
+		free(line);
+	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct aw_diff_change *c = &d->changes[i];
-		char *line = change_line(c);
+		if (!c->cause)
+			continue;
+		char *line = aw_diff_change_line(c);
 		fprintf(out, "# %s\n", line);
-		if (c->cause)
-			fprintf(out, "ok %zu %s # SKIP needs %s: explained by the environment: %s\n",
-				i + 1, c->name, c->cause_key ? c->cause_key : "environment", c->cause);
-		else
-			fprintf(out, "not ok %zu %s\n", i + 1, c->name);
+		fprintf(out, "ok %zu %s # SKIP needs %s: explained by the environment: %s\n",
+			++t, c->name, c->cause_key ? c->cause_key : "environment", c->cause);
 		free(line);
 	}
 }
@@ -906,7 +1377,32 @@ static json_object *change_json(const struct aw_diff_change *c)
 	put_str(o, "explained_by_environment", c->cause);
 	put_str(o, "cause", c->cause ? (c->cause_key ? c->cause_key : "environment") : NULL);
 	put_str(o, "cause_side", c->cause ? (c->new_side ? "new" : "old") : NULL);
+	put_str(o, "object", c->cause ? NULL : c->object);
 	return o;
+}
+
+static const char *shape_name(enum aw_diff_shape s)
+{
+	return s == AW_SHAPE_APPEARED ? "appeared" : s == AW_SHAPE_VANISHED ? "vanished" : "changed";
+}
+
+/* An object: its rank, shape, meaning, line and the names of its changes. */
+static json_object *object_json(const struct aw_diff *d, const struct aw_diff_object *o)
+{
+	json_object *j = json_object_new_object(), *names = json_object_new_array();
+	char *line = aw_diff_object_line(d, o);
+	put_str(j, "object", o->name);
+	put_str(j, "family", o->family);
+	put_str(j, "rank", aw_diff_rank_name(o->rank));
+	put_str(j, "shape", shape_name(o->shape));
+	put_str(j, "change", aw_diff_object_kind(d, o));
+	put_str(j, "meaning", o->meaning);
+	put_str(j, "line", line);
+	for (size_t i = 0; i < o->n; i++)
+		json_object_array_add(names, json_object_new_string(d->changes[o->changes[i]].name));
+	json_object_object_add(j, "changes", names);
+	free(line);
+	return j;
 }
 
 /* The counts of the summary line, and one entry per cause and side. */
@@ -920,7 +1416,20 @@ static json_object *summary_json(const struct aw_diff *d)
 	put_str(o, "line", line);
 	json_object_object_add(o, "kernel_changes", json_object_new_int64((int64_t)kernel));
 	json_object_object_add(o, "new_failures", json_object_new_int64((int64_t)failures));
-	json_object_object_add(o, "not_comparable", json_object_new_int64((int64_t)(d->n - kernel)));
+	size_t items = aw_diff_kernel_items(d);
+	json_object_object_add(o, "kernel_change_items", json_object_new_int64((int64_t)items));
+	json_object_object_add(o, "not_comparable", json_object_new_int64((int64_t)(d->n - items)));
+	json_object *fams = json_object_new_array();
+	for (size_t i = 0; i < d->nfamilies; i++) {
+		const struct aw_diff_family *f = &d->families[i];
+		json_object *fo = json_object_new_object();
+		put_str(fo, "family", f->name);
+		json_object_object_add(fo, "changed", json_object_new_int64((int64_t)f->changed));
+		json_object_object_add(fo, "appeared", json_object_new_int64((int64_t)f->appeared));
+		json_object_object_add(fo, "vanished", json_object_new_int64((int64_t)f->vanished));
+		json_object_array_add(fams, fo);
+	}
+	json_object_object_add(o, "families", fams);
 	for (size_t i = 0; i < ng; i++) {
 		json_object *c = json_object_new_object();
 		char *label = aw_diff_group_label(&g[i]);
@@ -959,6 +1468,10 @@ int aw_diff_json(FILE *out, const struct aw_diff *d, const char *on, const char 
 		json_object_array_add(changes, change_json(&d->changes[i]));
 	json_object_object_add(root, "environment", env);
 	json_object_object_add(root, "changes", changes);
+	json_object *objects = json_object_new_array();
+	for (size_t i = 0; i < d->nobjects; i++)
+		json_object_array_add(objects, object_json(d, &d->objects[i]));
+	json_object_object_add(root, "objects", objects);
 	json_object_object_add(root, "different", json_object_new_boolean(aw_diff_differs(d)));
 	json_object_object_add(root, "summary", summary_json(d));
 	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

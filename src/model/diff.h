@@ -47,6 +47,47 @@ struct aw_diff_change {
 	char *cause_key;
 	bool new_side;
 	enum aw_status old_status, new_status; /* NONE when absent or env */
+	/* What the change is about, for grouping: FAMILY.PROBE.OBJECT, the
+	 * item's .object in the catalogue, else its name without the last
+	 * component, else the probe ("sysctl.knob.vm.swappiness"). */
+	char *object;
+	/* The interface is not there on that side: the key is missing, or
+	 * its value is one of the item's .absent. */
+	bool old_absent, new_absent;
+	/* The catalogue names what this change means (an item of its own
+	 * with a .change line, not a pattern's), or it is a new failure. */
+	bool named;
+};
+
+/* How changes of one object are ranked, most telling first. */
+enum aw_diff_rank {
+	AW_RANK_NAMED,     /* a vanished interface, a new failure, or a change
+			      whose catalogue entry names its consequence */
+	AW_RANK_BEHAVIOUR, /* any other behaviour change */
+	AW_RANK_APPEARED,  /* an interface that appeared: nothing that worked breaks */
+};
+
+enum aw_diff_shape {
+	AW_SHAPE_CHANGED,  /* there on both sides, or mixed */
+	AW_SHAPE_APPEARED, /* every change is from absent to present */
+	AW_SHAPE_VANISHED, /* every change is from present to absent */
+};
+
+/* The kernel changes (not the environment's) of one object, together. */
+struct aw_diff_object {
+	char *name;          /* "vfs.anon.pidfd" */
+	char *family;        /* "vfs" */
+	enum aw_diff_rank rank;
+	enum aw_diff_shape shape;
+	const char *meaning; /* the best-ranked change's, or NULL */
+	size_t *changes;     /* indices into aw_diff.changes, in key order */
+	size_t n;
+};
+
+/* A family's kernel changes, counted by object. */
+struct aw_diff_family {
+	char *name;
+	size_t changed, appeared, vanished;
 };
 
 /* Changes with the same cause on the same side, for folding. */
@@ -72,6 +113,13 @@ struct aw_diff {
 	size_t nenv;
 	struct aw_diff_change *changes; /* probes, checks, observations, others */
 	size_t n;
+	/* The kernel changes by object, ranked: rank, then the family with
+	 * the most changes first, then by name. */
+	struct aw_diff_object *objects;
+	size_t nobjects;
+	/* Families with kernel changes, the most first. */
+	struct aw_diff_family *families;
+	size_t nfamilies;
 };
 
 struct aw_diff_opts {
@@ -91,21 +139,38 @@ void aw_diff_groups_free(struct aw_diff_group *g, size_t n);
 /* What a group's items need, for people: "need i386 programs (not on
  * the new side)" (malloc'd). */
 char *aw_diff_group_label(const struct aw_diff_group *g);
-/* Kernel changes (not explained by the environment) and, of them, the
- * new failures: a check, observation or probe that is now fail, error
- * or timeout and was not. */
+/* Kernel changes (not explained by the environment), counted by object
+ * (aw_diff.nobjects), and the new failures among their items: a check,
+ * observation or probe that is now fail, error or timeout and was not. */
 size_t aw_diff_kernel_changes(const struct aw_diff *d, size_t *new_failures);
-/* The one line diff, report and matrix lead with: "2 kernel changes, 0
- * new failures; 46 items not comparable: 38 need i386 programs (not on
- * the new side), ..." (malloc'd). */
+/* The items changed that the environment does not explain. */
+size_t aw_diff_kernel_items(const struct aw_diff *d);
+/* The one line diff, report and matrix lead with: "5 kernel changes, 0
+ * new failures (vfs 3, sysctl 1 + 46 appeared + 1 vanished); 46 items not
+ * comparable: 38 need i386 programs (not on the new side), ..."
+ * (malloc'd). */
 char *aw_diff_summary(const struct aw_diff *d);
+/* "appeared", "vanished", or the kind of its changes when they share one
+ * ("regressed"), else "changed". */
+const char *aw_diff_object_kind(const struct aw_diff *d, const struct aw_diff_object *o);
+/* An object's changes on one line: "vfs.anon.pidfd: f_type: a -> b;
+ * fdinfo_pid = 1 -- MEANING"; a single change as its own line
+ * ("changed   obs.x.y: a -> b -- MEANING"), kind word first (malloc'd). */
+char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *o);
+/* One change: "changed   obs.x.y: a -> b -- MEANING" (malloc'd). */
+char *aw_diff_change_line(const struct aw_diff_change *c);
+const char *aw_diff_rank_name(enum aw_diff_rank r); /* "named", "behaviour", "appeared" */
 void aw_diff_free(struct aw_diff *d);
 
 const char *aw_diff_kind_name(enum aw_diff_kind k); /* "regressed" */
 
-/* The summary line, the kernel changes with their meanings, what could
- * not be compared folded by cause (the first few names of each; all of
- * them when verbose), then the environment's differences. */
+/* The summary line; the kernel changes one line per object, ranked
+ * (named consequences and vanished interfaces, then other behaviour
+ * changes), each object's items below it when verbose; the interfaces
+ * that appeared as one wrapped line of names per family (a line per
+ * object when verbose); what could not be compared folded by cause (the
+ * first few names of each; all of them when verbose); then the
+ * environment's differences. */
 void aw_diff_text(FILE *out, const struct aw_diff *d, const char *old_name,
 		  const char *new_name, bool verbose);
 void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *old_name,

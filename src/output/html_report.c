@@ -304,7 +304,11 @@ static const char css[] =
 	"li.kernel-change .meaning{display:block;color:#444;font-size:.88em}"
 	"p.no-kernel-change{color:#2a6a2a;font-weight:600}"
 	"details.cause{margin:.15em 0;color:#555}details.cause summary{cursor:pointer}"
-	"details.cause li{font-size:.85em}";
+	"details.cause li{font-size:.85em}"
+	"details.rank{margin:.3em 0}details.rank summary{font-weight:600;cursor:pointer}"
+	"li.kernel-change .kind{font-size:.8em;color:#8a4b00;text-transform:uppercase;margin-right:.3em}"
+	"li.kernel-change[data-rank=appeared]{background:#eef6ee;border-left-color:#5a9a5a}"
+	"table.summary td.count{font-family:system-ui,sans-serif}table.summary tr.total{background:#f4f4f8}";
 
 /* The class of a cell: its status for checks and probes (a probe that
  * ran is a pass), else what it is. */
@@ -519,38 +523,92 @@ static void change_value(FILE *out, const char *v)
 	fputs("</code>", out);
 }
 
-static void change_item(FILE *out, const struct aw_diff_change *c, const char *cls)
+/* A kernel change: one object, its items and values on one line, its
+ * meaning below; named by its key when it has one change, as diff's
+ * KTAP does.  The first object of a family in a pair carries the anchor
+ * the summary table links to. */
+static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff_object *ob,
+			size_t pair, bool first_of_family)
 {
-	fprintf(out, "<li class=\"%s\" data-name=\"", cls);
-	esc(out, c->name);
-	fputs("\"><a href=\"#", out);
-	esc(out, row_id(c));
+	const struct aw_diff_change *c0 = &d->changes[ob->changes[0]];
+	fputs("<li class=\"kernel-change\" data-name=\"", out);
+	esc(out, ob->n == 1 ? c0->name : ob->name);
+	fprintf(out, "\" data-rank=\"%s\" data-family=\"", aw_diff_rank_name(ob->rank));
+	esc(out, ob->family);
+	fputc('"', out);
+	if (first_of_family) {
+		fprintf(out, " id=\"pair-%zu-", pair);
+		esc(out, ob->family);
+		fputc('"', out);
+	}
+	fprintf(out, "><span class=\"kind\">%s</span> <a href=\"#", aw_diff_object_kind(d, ob));
+	esc(out, row_id(c0));
 	fputs("\">", out);
-	esc(out, c->name);
-	fputs("</a>: ", out);
-	change_value(out, c->old_value);
-	fputs(" &#8594; ", out);
-	change_value(out, c->new_value);
-	if (c->meaning) {
+	esc(out, ob->n == 1 ? c0->name : ob->name);
+	fputs("</a>", out);
+	for (size_t i = 0; i < ob->n; i++) {
+		const struct aw_diff_change *c = &d->changes[ob->changes[i]];
+		fputs(i ? "; " : ": ", out);
+		if (ob->n > 1) {
+			const char *item = row_id(c);
+			size_t n = strlen(ob->name);
+			esc(out, strncmp(item, ob->name, n) == 0 && item[n] == '.' ? item + n + 1 : item);
+			fputc(' ', out);
+		}
+		change_value(out, c->old_value);
+		fputs(" &#8594; ", out);
+		change_value(out, c->new_value);
+	}
+	if (ob->meaning && ob->rank != AW_RANK_APPEARED) {
 		fputs("<span class=\"meaning\">", out);
-		esc(out, c->meaning);
+		esc(out, ob->meaning);
 		fputs("</span>", out);
 	}
 	fputs("</li>\n", out);
 }
 
-/* One pair of neighbours as diff sees it: its summary line, the kernel
- * changes first and prominent, then what the environment explains,
- * collapsed under each cause. */
-static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c)
-{
-	struct aw_diff d;
-	struct aw_diff_opts none = { 0 };
-	aw_diff_compute(&o->cols[c - 1].snap, &o->cols[c].snap, &none, &d);
-	char *summary = aw_diff_summary(&d);
-	size_t failures, kernel = aw_diff_kernel_changes(&d, &failures), ng;
+static const char *const rank_titles[] = {
+	[AW_RANK_NAMED] = "Changes with a named consequence, and interfaces that vanished",
+	[AW_RANK_BEHAVIOUR] = "Other behaviour changes",
+	[AW_RANK_APPEARED] = "Interfaces that appeared (nothing that worked breaks)",
+};
 
-	fprintf(out, "<section class=\"pair\" data-pair=\"%zu\"><h3>", c);
+/* The objects of one rank, in diff's order, folded open but for what
+ * merely appeared. */
+static void write_rank(FILE *out, const struct aw_diff *d, enum aw_diff_rank rank, size_t pair,
+		       bool *seen_family)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->nobjects; i++)
+		n += d->objects[i].rank == rank;
+	if (!n)
+		return;
+	fprintf(out, "<details class=\"rank\" data-rank=\"%s\"%s><summary>%s: %zu</summary>\n"
+		"<ul class=\"kernel-changes\">\n", aw_diff_rank_name(rank),
+		rank == AW_RANK_APPEARED ? "" : " open", rank_titles[rank], n);
+	for (size_t i = 0; i < d->nobjects; i++) {
+		const struct aw_diff_object *ob = &d->objects[i];
+		if (ob->rank != rank)
+			continue;
+		size_t f = 0;
+		while (f < d->nfamilies && strcmp(d->families[f].name, ob->family) != 0)
+			f++;
+		object_item(out, d, ob, pair, f < d->nfamilies && !seen_family[f]);
+		if (f < d->nfamilies)
+			seen_family[f] = true;
+	}
+	fputs("</ul>\n</details>\n", out);
+}
+
+/* One pair of neighbours as diff sees it: its summary line, the kernel
+ * changes by object in diff's ranks, then what the environment explains,
+ * collapsed under each cause. */
+static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c, struct aw_diff *d)
+{
+	char *summary = aw_diff_summary(d);
+	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
+
+	fprintf(out, "<section class=\"pair\" data-pair=\"%zu\" id=\"pair-%zu\"><h3>", c, c);
 	esc(out, column_name(o, c - 1));
 	fputs(" &#8594; ", out);
 	esc(out, column_name(o, c));
@@ -558,15 +616,14 @@ static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c)
 	esc(out, summary);
 	fputs("</p>\n", out);
 	if (kernel) {
-		fputs("<ul class=\"kernel-changes\">\n", out);
-		for (size_t i = 0; i < d.n; i++)
-			if (!d.changes[i].cause)
-				change_item(out, &d.changes[i], "kernel-change");
-		fputs("</ul>\n", out);
+		bool *seen = xcalloc(d->nfamilies + 1, sizeof(*seen));
+		for (int r = AW_RANK_NAMED; r <= AW_RANK_APPEARED; r++)
+			write_rank(out, d, (enum aw_diff_rank)r, c, seen);
+		free(seen);
 	} else {
 		fputs("<p class=\"no-kernel-change\">No kernel change.</p>\n", out);
 	}
-	struct aw_diff_group *g = aw_diff_groups(&d, &ng);
+	struct aw_diff_group *g = aw_diff_groups(d, &ng);
 	for (size_t i = 0; i < ng; i++) {
 		char *label = aw_diff_group_label(&g[i]);
 		fputs("<details class=\"cause\" data-cause=\"", out);
@@ -574,26 +631,140 @@ static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c)
 		fprintf(out, "\"><summary>%zu ", g[i].n);
 		esc(out, label);
 		fputs("</summary>\n<ul>\n", out);
-		for (size_t j = 0; j < g[i].n; j++)
-			change_item(out, &d.changes[g[i].changes[j]], "env-change");
+		/* Names only: the values are no kernel's doing (--all shows
+		 * their rows). */
+		for (size_t j = 0; j < g[i].n; j++) {
+			fputs("<li class=\"env-change\" data-name=\"", out);
+			esc(out, d->changes[g[i].changes[j]].name);
+			fputs("\">", out);
+			esc(out, d->changes[g[i].changes[j]].name);
+			fputs("</li>\n", out);
+		}
 		fputs("</ul>\n</details>\n", out);
 		free(label);
 	}
 	fputs("</section>\n", out);
 	aw_diff_groups_free(g, ng);
 	free(summary);
-	aw_diff_free(&d);
 }
 
-/* For each pair of neighbours, what the kernel changed, before anything
- * else on the page. */
-static void write_changes(FILE *out, const struct aw_report_opts *o, const struct model *m)
+/* A family's kernel changes in a pair, as the summary line counts them:
+ * "9", "4 + 46 appeared", linked to the first of them. */
+static void summary_cell(FILE *out, const struct aw_diff *d, const char *family, size_t pair)
+{
+	const struct aw_diff_family *f = NULL;
+	for (size_t i = 0; i < d->nfamilies && !f; i++)
+		if (strcmp(d->families[i].name, family) == 0)
+			f = &d->families[i];
+	if (!f) {
+		fputs("<td class=\"none\"></td>", out);
+		return;
+	}
+	fprintf(out, "<td class=\"count\"><a href=\"#pair-%zu-", pair);
+	esc(out, family);
+	fputs("\">", out);
+	const char *sep = "";
+	if (f->changed + f->vanished) {
+		fprintf(out, "<b>%zu</b>", f->changed + f->vanished);
+		sep = " ";
+	}
+	if (f->vanished) {
+		fprintf(out, " (%zu vanished)", f->vanished);
+		sep = " ";
+	}
+	if (f->appeared)
+		fprintf(out, "%s+%zu appeared", sep, f->appeared);
+	fputs("</a></td>", out);
+}
+
+/* The rows the results table shows by default: those of kernel changes
+ * other than interfaces that appeared (their values are in the pair's
+ * list), sorted for bsearch. */
+struct shown {
+	char **names;
+	size_t n;
+};
+
+static void add_shown(struct shown *sh, const struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->nobjects; i++) {
+		const struct aw_diff_object *ob = &d->objects[i];
+		if (ob->rank == AW_RANK_APPEARED)
+			continue;
+		for (size_t j = 0; j < ob->n; j++) {
+			sh->names = xrealloc(sh->names, (sh->n + 1) * sizeof(*sh->names));
+			sh->names[sh->n++] = xstrdup(row_id(&d->changes[ob->changes[j]]));
+		}
+	}
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_shown(const struct shown *sh, const char *name)
+{
+	return sh->n && bsearch(&name, sh->names, sh->n, sizeof(*sh->names), by_str);
+}
+
+/* Families x neighbouring pairs: what the kernel changed, first on the
+ * page; then, for each pair, the changes. */
+static void write_changes(FILE *out, const struct aw_report_opts *o, const struct model *m,
+			  struct shown *sh)
 {
 	if (m->ncols < 2)
 		return;
-	fputs("<h2>Changes between neighbours</h2>\n", out);
-	for (size_t c = 1; c < m->ncols; c++)
-		write_pair(out, o, c);
+	struct aw_diff *d = xcalloc(m->ncols, sizeof(*d));
+	struct aw_diff_opts none = { 0 };
+	char **fams = NULL;
+	size_t nfams = 0;
+	for (size_t c = 1; c < m->ncols; c++) {
+		aw_diff_compute(&o->cols[c - 1].snap, &o->cols[c].snap, &none, &d[c]);
+		for (size_t i = 0; i < d[c].nfamilies; i++) {
+			size_t j = 0;
+			while (j < nfams && strcmp(fams[j], d[c].families[i].name) != 0)
+				j++;
+			if (j == nfams) {
+				fams = xrealloc(fams, (nfams + 1) * sizeof(*fams));
+				fams[nfams++] = d[c].families[i].name;
+			}
+		}
+	}
+	fputs("<h2>Kernel changes by family</h2>\n<table class=\"summary\" id=\"summary-table\">\n"
+	      "<thead><tr><th>family</th>", out);
+	for (size_t c = 1; c < m->ncols; c++) {
+		fprintf(out, "<th><a href=\"#pair-%zu\">", c);
+		esc(out, column_name(o, c - 1));
+		fputs(" &#8594; ", out);
+		esc(out, column_name(o, c));
+		fputs("</a></th>", out);
+	}
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < nfams; i++) {
+		fputs("<tr><th>", out);
+		esc(out, fams[i]);
+		fputs("</th>", out);
+		for (size_t c = 1; c < m->ncols; c++)
+			summary_cell(out, &d[c], fams[i], c);
+		fputs("</tr>\n", out);
+	}
+	fputs("<tr class=\"total\"><th>all</th>", out);
+	for (size_t c = 1; c < m->ncols; c++) {
+		size_t failures, k = aw_diff_kernel_changes(&d[c], &failures);
+		fprintf(out, "<td><a href=\"#pair-%zu\">%zu kernel change%s, %zu new failure%s</a></td>",
+			c, k, k == 1 ? "" : "s", failures, failures == 1 ? "" : "s");
+	}
+	fputs("</tr>\n</tbody>\n</table>\n<h2>Changes between neighbours</h2>\n", out);
+	for (size_t c = 1; c < m->ncols; c++) {
+		write_pair(out, o, c, &d[c]);
+		add_shown(sh, &d[c]);
+		aw_diff_free(&d[c]);
+	}
+	if (sh->n)
+		qsort(sh->names, sh->n, sizeof(*sh->names), by_str);
+	free(fams);
+	free(d);
 }
 
 static struct aw_report_stats count(const struct model *m)
@@ -658,16 +829,20 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 	build(&m, o);
 	struct aw_report_stats st = count(&m);
 	write_head(out, o, &m, &st);
-	write_changes(out, o, &m);
+	struct shown sh = { 0 };
+	write_changes(out, o, &m, &sh);
 	fputs("<h2>Environments</h2>\n", out);
 	write_environment(out, o);
-	fputs("<h2>All results</h2>\n<table class=\"results\" id=\"results\">\n", out);
+	fprintf(out, "<h2>%s</h2>\n<table class=\"results\" id=\"results\">\n",
+		o->changed_only ? "Results of the kernel changes (every result: abiwatch report --all)"
+				: "All results");
 	write_columns(out, o);
 	fputs("<tbody>\n", out);
 	const char *family = NULL, *probe = NULL;
 	for (size_t i = 0; i < m.n; i++) {
 		const struct row *r = &m.rows[i];
-		if (o->changed_only && !r->changed && r->kind != ROW_PROBE)
+		/* A probe row comes as the heading of its first item shown. */
+		if (o->changed_only && !(r->changed && (m.ncols < 2 || is_shown(&sh, r->name))))
 			continue;
 		if (!family || strcmp(family, r->family) != 0) {
 			write_family_row(out, o, r->family, m.ncols);
@@ -686,5 +861,8 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 	fputs("</tbody>\n</table>\n</body>\n</html>\n", out);
 	if (stats)
 		*stats = st;
+	for (size_t i = 0; i < sh.n; i++)
+		free(sh.names[i]);
+	free(sh.names);
 	free_model(&m);
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Snapshots side by side as one static HTML page (`abiwatch report`):
- * a column per snapshot (kernel), a row per check and observation,
+ * first a table of kernel changes by family and neighbouring pair, then
+ * each pair's changes as diff ranks and groups them (by object, folded
+ * with <details>), then a column per snapshot (kernel), a row per check
+ * and observation that differs (every one with --all),
  * grouped by family and probe (for dirent, a probe per backend), each
  * cell marked when it differs from the column to its left, each row
  * linked to its entry in the catalogue.  CSS inline, no script, nothing
@@ -31,7 +34,10 @@ struct aw_report_opts {
 	 * from item names alone. */
 	const char *catalogue_text;
 	const char *title;
-	bool changed_only;         /* only the rows where something changed */
+	/* Only the rows where a neighbour differs (abiwatch report's
+	 * default, so that the page grows with the changes, not with every
+	 * row of every snapshot); false: every row (--all). */
+	bool changed_only;
 };
 
 /* Counts, for the command's summary line. */

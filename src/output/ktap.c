@@ -39,6 +39,11 @@ static void diag(FILE *out, int depth, const char *fmt_name, const char *text)
 	free(safe);
 }
 
+static void time_line(FILE *out, int depth, double seconds)
+{
+	fprintf(out, "%*s# time: %.3f s\n", depth * 2, "", seconds);
+}
+
 static size_t family_probes(const struct aw_ktap *k, size_t from)
 {
 	size_t n = 0;
@@ -117,6 +122,7 @@ void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r)
 		k->family_no++;
 		k->probe_no = 0;
 		k->family_status = AW_ST_SKIP;
+		k->family_seconds = 0;
 		fprintf(out, "  KTAP version 1\n");
 		diag(out, 1, "", r->ref.family->summary);
 		fprintf(out, "  1..%zu\n", family_probes(k, k->next));
@@ -128,6 +134,11 @@ void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r)
 		diag(out, 2, "", r->notes[i]);
 	for (size_t i = 0; i < r->nitems; i++)
 		item_block(out, &r->items[i], i + 1);
+	/* Where a run's time goes, probe by probe and family by family, for
+	 * whoever makes a run faster (a diagnostic: never in the snapshot,
+	 * which holds only what the kernel decides). */
+	time_line(out, 2, r->seconds);
+	k->family_seconds += r->seconds;
 
 	const char *reason;
 	enum aw_status st = probe_outcome(r, &reason);
@@ -140,6 +151,8 @@ void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r)
 
 	k->next++;
 	bool last_of_family = k->next == k->nrefs || k->refs[k->next].family != r->ref.family;
+	if (last_of_family)
+		time_line(out, 1, k->family_seconds);
 	if (last_of_family)
 		result_line(out, 0, k->family_no, k->family_status, r->ref.family->name,
 			    k->family_status == AW_ST_SKIP ? "every probe was skipped" : NULL);

@@ -17,6 +17,7 @@ struct aw_ktap {
 	size_t family_no;       /* number of the current family */
 	size_t probe_no;        /* within the current family */
 	enum aw_status family_status;
+	double family_seconds;  /* the current family's probes so far */
 };
 
 void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs, size_t n);

@@ -440,6 +440,9 @@ int aw_initramfs_build(const struct aw_initramfs_opts *o, int fd, struct aw_init
 		rc = add_program(&c, *p, info, err);
 	for (size_t i = 0; rc == 0 && i < o->nfiles; i++)
 		rc = add_extra_file(&c, o->files[i], err);
+	/* After --file, which wins: a test may give another configuration. */
+	if (rc == 0 && o->package_path && !aw_cpio_has(&c, o->package_path))
+		rc = aw_cpio_mem(&c, o->package_path, 0644, o->package_data, o->package_len);
 	if (rc == 0)
 		rc = add_setups(&c, o, info, err);
 	if (rc == 0)

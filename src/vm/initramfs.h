@@ -15,6 +15,7 @@
  *                               libraries ldd(1) resolves for them
  *   usr/sbin/mkfs.*             the programs the backends run, with the
  *   lib/..., lib64/...          libraries ldd(1) resolves for them
+ *   boot/config-RELEASE         the configuration of a kernel from a .deb
  *   dev/console                 so that the kernel gives init a console
  */
 #ifndef ABIWATCH_VM_INITRAMFS_H
@@ -41,6 +42,11 @@ struct aw_initramfs_opts {
 	size_t nfiles;
 	char *const *setups;       /* "PROGRAM ARG..." to run before the probes */
 	size_t nsetups;
+	/* A file of the kernel's package at its path ("boot/config-RELEASE"),
+	 * unless a --file put one there; NULL: none. */
+	const char *package_path;
+	const char *package_data;
+	size_t package_len;
 };
 
 struct aw_initramfs_info {

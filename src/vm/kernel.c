@@ -131,9 +131,13 @@ static char *pax_path(const char *data, size_t len)
 	return NULL;
 }
 
+/* The largest boot/config-* kept (Debian's are about 300 KiB). */
+#define CONFIG_MAX (16u << 20)
+
 struct deb_reader {
 	int kernel_fd;
 	struct aw_modtree *tree;
+	struct aw_deb_boot *boot;
 	off_t store_off;
 	char *kernel_name;
 };
@@ -162,6 +166,20 @@ static int entry(struct deb_reader *d, int fd, const char *path, char type,
 	int out = -1;
 	bool regular = type == '0' || type == '\0' || type == '7';
 
+	if (regular && fnmatch("boot/config-*", path, 0) == 0 && !d->boot->config_path &&
+	    size <= CONFIG_MAX) {
+		char *text = xmalloc((size_t)size + 1);
+		if (read_exact(fd, text, (size_t)size) != 0 || pass(fd, padded - (size_t)size, -1) != 0) {
+			free(text);
+			*err = xasprintf("reading %s from the package: %s", path, strerror(errno));
+			return -1;
+		}
+		text[size] = '\0';
+		d->boot->config_path = xstrdup(path);
+		d->boot->config = text;
+		d->boot->config_len = (size_t)size;
+		return 0;
+	}
 	if (regular && fnmatch("boot/vmlinuz-*", path, 0) == 0 && d->kernel_fd < 0) {
 		d->kernel_fd = aw_anon_file("vmlinuz");
 		if (d->kernel_fd < 0) {
@@ -262,9 +280,17 @@ static int read_tar(struct deb_reader *d, int fd, char **err)
 	return 0;
 }
 
-int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, char **err)
+void aw_deb_boot_free(struct aw_deb_boot *b)
 {
-	struct deb_reader d = { .kernel_fd = -1, .tree = tree };
+	free(b->config_path);
+	free(b->config);
+	memset(b, 0, sizeof(*b));
+}
+
+int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, struct aw_deb_boot *boot,
+		char **err)
+{
+	struct deb_reader d = { .kernel_fd = -1, .tree = tree, .boot = boot };
 	int pipefd[2];
 	char *why = NULL;
 

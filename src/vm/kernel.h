@@ -16,10 +16,22 @@
  * malloc'd, or NULL with *err when fd is not a bzImage. */
 char *aw_bzimage_release(int fd, char **err);
 
+/* What else of a package the guest is given, at the same path: its
+ * boot/config-RELEASE, which the probes read where the kernel has no
+ * /proc/config.gz (sysctl.kconfig). */
+struct aw_deb_boot {
+	char *config_path; /* "boot/config-6.1.0-57-cloud-amd64", or NULL */
+	char *config;
+	size_t config_len;
+};
+void aw_deb_boot_free(struct aw_deb_boot *b);
+
 /* Read a linux-image .deb: *kernel_fd gets an anonymous file holding
- * boot/vmlinuz-*, *tree its lib/modules/RELEASE (release included).
- * 0, or -1 with *err (malloc'd). */
-int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, char **err);
+ * boot/vmlinuz-*, *tree its lib/modules/RELEASE (release included),
+ * *boot its boot/config-* when it has one.  0, or -1 with *err
+ * (malloc'd). */
+int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, struct aw_deb_boot *boot,
+		char **err);
 
 /* Whether a file starts like a Debian package (an ar archive). */
 bool aw_is_deb(const char *path);

@@ -3,7 +3,8 @@
  * NUL byte, which no snapshot holds) never crashes; a snapshot compared
  * with itself has no difference; and comparing the other way round gives
  * the same changes with added/removed, regressed/recovered and
- * skipped/unskipped swapped, the same ones explained by the environment. */
+ * skipped/unskipped swapped, the same ones explained by the environment,
+ * the same objects, what appeared one way vanished the other. */
 #include "model/diff.h"
 
 #include <stdint.h>
@@ -65,7 +66,23 @@ static void compare(const struct aw_snapshot *a, const struct aw_snapshot *b)
 			abort();
 	size_t fa, fb;
 	if (aw_diff_kernel_changes(&ab, &fa) != aw_diff_kernel_changes(&ba, &fb) ||
-	    aw_diff_differs(&ab) != aw_diff_differs(&ba))
+	    aw_diff_differs(&ab) != aw_diff_differs(&ba) || ab.nobjects != ba.nobjects)
+		abort();
+	/* The same objects either way, what appeared one way vanished the
+	 * other, and every change without a cause in exactly one object. */
+	size_t items = 0;
+	for (size_t i = 0; i < ab.nobjects; i++) {
+		const struct aw_diff_object *o = &ab.objects[i], *m = NULL;
+		for (size_t j = 0; j < ba.nobjects && !m; j++)
+			if (strcmp(ba.objects[j].name, o->name) == 0)
+				m = &ba.objects[j];
+		if (!m || m->n != o->n || !o->n ||
+		    (o->shape == AW_SHAPE_APPEARED) != (m->shape == AW_SHAPE_VANISHED) ||
+		    (o->shape == AW_SHAPE_CHANGED) != (m->shape == AW_SHAPE_CHANGED))
+			abort();
+		items += o->n;
+	}
+	if (items != aw_diff_kernel_items(&ab))
 		abort();
 	write_all(&ab);
 	aw_diff_free(&ab);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # The command line: exit statuses, bad input, and outputs that agree
 # with each other (KTAP, JSON, text and the snapshot).
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # Packaging: `make install` lays abiwatch out so that the installed binary
 # finds its 32-bit helpers, what abiwatch vm needs and the catalogue; and
 # `make deb` builds the two Debian packages in a clean copy of the tree,

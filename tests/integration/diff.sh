@@ -52,19 +52,28 @@ echo "$new_key = 7" >>"$work/e.snap"
 resort "$work/e.snap"
 run_diff 1 "edited: exit 1" "$work/a.snap" "$work/e.snap"
 cp "$work/out" "$work/edited.txt"
+# Changes of one object share a line; --verbose lists each below it
+# (a change alone in its object is that line itself).
+"$abiwatch" diff --verbose "$work/a.snap" "$work/e.snap" >"$work/edited-v.txt"
+"$abiwatch" diff -f json "$work/a.snap" "$work/e.snap" >"$work/e.json"
 expect_line() { # prefix of the line, including name and values
 	local n
-	n=$(grep -cF -- "  $1" "$work/edited.txt")
+	n=$(grep -cE -- "^  (  )?$(sed 's/[][\.*^$+?(){}|/]/\\&/g' <<<"$1")" "$work/edited-v.txt")
 	[[ $n == 1 ]] && ok "shows: $1" || bad "want one line starting '  $1', have $n"
 }
 expect_line "regressed $pass_key: pass -> fail: expected EINVAL, got success -- "
 expect_line "changed   $num_key: $num_val -> $((num_val + 1)) -- "
 expect_line "removed   $gone_key (was $gone_val) -- "
 expect_line "added     $new_key = 7"
-[[ $(grep -c '^  ' "$work/edited.txt") == 4 && $(sed -n 2p "$work/edited.txt") == "kernel changes:" &&
-   $(head -n 1 "$work/edited.txt") == "4 kernel changes, 1 new failure; 0 items not comparable" ]] &&
-	ok "edited: exactly four changes and no environment" || { bad "edited: more than the edits"; cat "$work/edited.txt"; }
-grep -q -- "added     $new_key = 7$" "$work/edited.txt" && ok "an unknown key has no meaning" ||
+objects=$(jq '.objects | length' "$work/e.json")
+[[ $(jq '.summary.kernel_change_items' "$work/e.json") == 4 && $(sed -n 2p "$work/edited.txt") == "kernel changes:" &&
+   $(head -n 1 "$work/edited.txt") =~ ^$objects\ kernel\ changes?,\ 1\ new\ failure\ \(.*\)\;\ 0\ items\ not\ comparable$ &&
+   $(grep -c '^  ' "$work/edited.txt") == "$objects" ]] &&
+	ok "edited: exactly four changes, in $objects objects, and no environment" ||
+	{ bad "edited: more than the edits"; cat "$work/edited.txt"; }
+[[ $(jq -r --arg k "$num_key" '.objects[] | select(.changes | index($k)) | .changes | index("'"$new_key"'") != null' "$work/e.json") == true ]] &&
+	ok "the key added beside $num_key is of its object" || bad "$new_key not in $num_key's object"
+grep -q -- "added     $new_key = 7$" "$work/edited-v.txt" && ok "an unknown key has no meaning" ||
 	bad "an unknown key got a meaning"
 # The meanings of known items are the catalogue's (from list when the item
 # has no .change line of its own).
@@ -77,15 +86,17 @@ for key in "$pass_key" "$num_key" "$gone_key"; do
 	[[ $meaning == "$summary" ]] || echo "note $key: meaning is the item's .change, not its summary"
 done
 "$abiwatch" diff -f ktap "$work/a.snap" "$work/e.snap" >"$work/e.ktap"
-tests/lib/ktap-check "$work/e.ktap" && grep -qx '1..4' "$work/e.ktap" &&
-	[[ $(grep -c '^not ok ' "$work/e.ktap") == 4 ]] && ok "edited: KTAP, four not ok" || bad "edited: KTAP"
-"$abiwatch" diff -f json "$work/a.snap" "$work/e.snap" >"$work/e.json"
-jq -e '.different == true and ([.changes[].change] | sort) == ["added", "changed", "regressed", "removed"]' \
+tests/lib/ktap-check "$work/e.ktap" && grep -qx "1..$objects" "$work/e.ktap" &&
+	[[ $(grep -c '^not ok ' "$work/e.ktap") == "$objects" ]] && ok "edited: KTAP, a not ok per object ($objects)" ||
+	bad "edited: KTAP"
+jq -e '.different == true and ([.changes[].change] | sort) == ["added", "changed", "regressed", "removed"] and
+	([.objects[].rank] | index("named") != null)' \
 	"$work/e.json" >/dev/null && ok "edited: JSON" || bad "edited: JSON"
 run_diff 0 "--ignore every edit: exit 0" --ignore "${pass_key#check.}" --ignore "$num_key" \
 	-I "${gone_key#obs.}" --ignore "${new_key%.*}.added_*" "$work/a.snap" "$work/e.snap"
 run_diff 1 "--ignore one edit: still different" --ignore "$num_key" "$work/a.snap" "$work/e.snap"
-[[ $(grep -c '^  ' "$work/out") == 3 ]] && ok "--ignore left three" || bad "--ignore: $(cat "$work/out")"
+[[ $("$abiwatch" diff -f json --ignore "$num_key" "$work/a.snap" "$work/e.snap" | jq .summary.kernel_change_items) == 3 ]] &&
+	ok "--ignore left three" || bad "--ignore: $(cat "$work/out")"
 
 # Exact lines, meanings included, where the items cannot change: the
 # selftest family of the test binary.
@@ -95,10 +106,15 @@ sed -e 's/^obs.selftest.good.value = .*/obs.selftest.good.value = 43/' \
     "$work/s1.snap" >"$work/s2.snap"
 "$selftest" diff "$work/s1.snap" "$work/s2.snap" >"$work/s.out"
 old_value=$(sed -n 's/^obs.selftest.good.value = //p' "$work/s1.snap")
-printf '%s\n' "2 kernel changes, 1 new failure; 0 items not comparable" "kernel changes:" \
-	"  regressed check.selftest.good.holds: pass -> fail: edited -- the check each selftest probe reports on" \
-	"  changed   obs.selftest.good.value: $old_value -> 43 -- the observation the good probe makes" |
-	diff -u - "$work/s.out" && ok "selftest edits: exact text" || bad "selftest edits: text differs"
+printf '%s\n' "1 kernel change, 1 new failure (selftest 1); 0 items not comparable" "kernel changes:" \
+	"  changed   selftest.good: holds: pass -> fail: edited; value: $old_value -> 43 -- the check each selftest probe reports on" |
+	diff -u - "$work/s.out" && ok "selftest edits: exact text, one object" || bad "selftest edits: text differs"
+"$selftest" diff --verbose "$work/s1.snap" "$work/s2.snap" >"$work/s.out"
+printf '%s\n' "1 kernel change, 1 new failure (selftest 1); 0 items not comparable" "kernel changes:" \
+	"  changed   selftest.good: holds: pass -> fail: edited; value: $old_value -> 43 -- the check each selftest probe reports on" \
+	"    regressed check.selftest.good.holds: pass -> fail: edited -- the check each selftest probe reports on" \
+	"    changed   obs.selftest.good.value: $old_value -> 43 -- the observation the good probe makes" |
+	diff -u - "$work/s.out" && ok "selftest edits, --verbose: each change below its object" || bad "selftest --verbose differs"
 
 # ---- a skip caused by the machine is the environment's ----
 if grep -q '^probe.mqueue.privileged = skip: needs cap_sys_resource: ' "$work/b.snap"; then

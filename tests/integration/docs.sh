@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # The documentation covers everything there is: every check and
 # observation has an entry in docs/catalogue.md, the generated manual
 # page is up to date, the manuals render without warnings, and every
@@ -17,21 +18,30 @@ documented=$(sed -n 's/^#### //p' docs/catalogue.md | awk -F', ' '{
 }' | sort -u)
 items=$("$abiwatch" list | awk '$1 == "check" || $1 == "obs" { print $2 }' | sort -u)
 # A heading may be a glob ("dirent.*.unique": every backend's probe).
-covered() { # item
-	local d
-	while IFS= read -r d; do
-		# shellcheck disable=SC2053
-		[[ $1 == $d ]] && return 0
-	done <<<"$documented"
-	return 1
-}
-missing=$(while IFS= read -r it; do covered "$it" || echo "$it"; done <<<"$items")
+# One awk for both directions: items without a heading (missing) and
+# headings that no item matches any more (stale).
+coverage=$(awk '
+	NR == FNR { if ($0 ~ /[*?[]/) glob[$0] = 1; else exact[$0] = 1; next }
+	{ item[$0] = 1 }
+	END {
+		for (g in glob) {
+			re = g; gsub(/[.+^$(){}|\\]/, "\\\\&", re); gsub(/\*/, ".*", re); gsub(/\?/, ".", re)
+			rx[g] = "^" re "$"
+		}
+		for (it in item) {
+			hit = (it in exact)
+			if (hit) used[it] = 1
+			for (g in glob) if (it ~ rx[g]) { hit = 1; used[g] = 1 }
+			if (!hit) print "missing " it
+		}
+		for (d in exact) if (!(d in used)) print "stale " d
+		for (d in glob) if (!(d in used)) print "stale " d
+	}' <(echo "$documented") <(echo "$items") | sort)
+missing=$(sed -n 's/^missing //p' <<<"$coverage")
+stale=$(sed -n 's/^stale //p' <<<"$coverage")
 [[ -z $missing ]] || bad "not in docs/catalogue.md:"$'\n'"$missing"
-stale=$(while IFS= read -r d; do
-	grep -q . <(while IFS= read -r it; do [[ $it == $d ]] && echo "$it"; done <<<"$items") || echo "$d"
-done <<<"$documented")
 [[ -z $stale ]] || bad "in docs/catalogue.md but no longer reported:"$'\n'"$stale"
-echo "$(wc -l <<<"$items") items, all documented"
+[[ -z $missing ]] && echo "$(wc -l <<<"$items") items, all documented"
 
 for fam in $("$abiwatch" list | awk '/^[a-z]/ { print $1 }'); do
 	grep -q "^## $fam: " docs/catalogue.md || bad "family $fam has no section in docs/catalogue.md"

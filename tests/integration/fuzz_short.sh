@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # A short run of every fuzz target over its corpus (the long one is
 # `make fuzz`).  Each target aborts on a crash or on a broken property.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # KCIDB output: a real run's document validates against the kcidb-io
 # schema v5.3 (tests/data/kcidb/), says for every check what the snapshot
 # says, carries the numbers with their units and the observations in misc,

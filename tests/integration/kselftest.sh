@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # kselftest: `make kselftest-install` lays out a collection that a
 # kselftest runner runs like any other: the layout (kselftest-list.txt,
 # settings, config from the probes' needs), and through the installed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # lava/snapshot-to-lava: a real snapshot of this kernel becomes one
 # lava-test-case call per check (with the result the snapshot says) and one
 # measurement per numeric observation, and nothing else; failures, errors,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # The tree's layers hold (docs/architecture.md, "Layers"): every project
 # #include in src/ points down or sideways within its room, never up.
 #
@@ -18,20 +19,21 @@ set -u
 cd "$(dirname "$0")/../.."
 status=0 n=0
 
-room_of() { # path relative to src
+# Sets room to the room of a path relative to src (no subshell: the tree
+# has hundreds of includes).
+room_of() { # path
 	case $1 in
-	lib/*) echo lib ;;
-	core/*) echo core ;;
-	model/*) echo model ;;
-	output/*) echo output ;;
-	backends/*) echo backends ;;
-	probes/*/m32/*) local f=${1#probes/}; echo "m32:${f%%/*}" ;;
-	probes/*) local f=${1#probes/}; echo "family:${f%%/*}" ;;
-	vm/init/*) echo vm-init ;;
-	vm/*) echo vm ;;
-	cmd/*) echo cmd ;;
-	main.c) echo cmd ;;
-	*) echo "unknown:$1" ;;
+	lib/*) room=lib ;;
+	core/*) room=core ;;
+	model/*) room=model ;;
+	output/*) room=output ;;
+	backends/*) room=backends ;;
+	probes/*/m32/*) room=${1#probes/}; room=m32:${room%%/*} ;;
+	probes/*) room=${1#probes/}; room=family:${room%%/*} ;;
+	vm/init/*) room=vm-init ;;
+	vm/*) room=vm ;;
+	cmd/* | main.c) room=cmd ;;
+	*) room=unknown:$1 ;;
 	esac
 }
 
@@ -53,29 +55,40 @@ allowed() { # from-room target-path target-room
 	esac
 }
 
-while IFS= read -r file; do
-	rel=${file#src/}
-	from=$(room_of "$rel")
-	lineno=0
-	while IFS= read -r line; do
-		lineno=$((lineno + 1))
-		[[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]+\"([^\"]+)\" ]] || continue
-		name=${BASH_REMATCH[1]}
-		# As the compiler resolves it: beside the file first, then -Isrc.
-		target=$(realpath -m --relative-to=src "$(dirname "$file")/$name")
-		[[ -e src/$target ]] || target=$(realpath -m --relative-to=src "src/$name")
-		if [[ ! -e src/$target || $target == ../* ]]; then
-			echo "$file:$lineno: includes $name, which is not under src/"
-			status=1
-			continue
-		fi
-		n=$((n + 1))
-		to=$(room_of "$target")
-		allowed "$from" "$target" "$to" && continue
-		echo "$file:$lineno: includes $target ($from -> $to)"
+# Every project include as FILE<TAB>LINE<TAB>NAME, and each NAME resolved
+# as the compiler does, beside the file first, then through -Isrc: two
+# realpath calls for the whole tree.
+mapfile -t incs < <(find src -name '*.[ch]' -print0 | LC_ALL=C sort -z |
+	xargs -0 grep -Hn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' |
+	sed -E 's/^([^:]+):([0-9]+):[^"]*"([^"]+)".*/\1\t\2\t\3/')
+beside=() viasrc=()
+for rec in "${incs[@]}"; do
+	name=${rec##*$'\t'}
+	file=${rec%%$'\t'*}
+	beside+=("${file%/*}/$name")
+	viasrc+=("src/$name")
+done
+((${#incs[@]})) || { echo "no include found under src/"; exit 1; }
+mapfile -t beside < <(realpath -m --relative-to=src -- "${beside[@]}")
+mapfile -t viasrc < <(realpath -m --relative-to=src -- "${viasrc[@]}")
+
+for i in "${!incs[@]}"; do
+	rec=${incs[i]} file=${incs[i]%%$'\t'*} name=${incs[i]##*$'\t'}
+	lineno=${rec#*$'\t'} lineno=${lineno%%$'\t'*}
+	target=${beside[i]}
+	[[ -e src/$target ]] || target=${viasrc[i]}
+	if [[ ! -e src/$target || $target == ../* ]]; then
+		echo "$file:$lineno: includes $name, which is not under src/"
 		status=1
-	done <"$file"
-done < <(find src -name '*.[ch]' | LC_ALL=C sort)
+		continue
+	fi
+	n=$((n + 1))
+	room_of "${file#src/}"; from=$room
+	room_of "$target"; to=$room
+	allowed "$from" "$target" "$to" && continue
+	echo "$file:$lineno: includes $target ($from -> $to)"
+	status=1
+done
 
 # The rule itself must bite: a lib file including core is refused.
 allowed lib core/probe.h core && { echo "the checker allows lib -> core"; status=1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_compat32: the compat32 probe (the 32-bit helper through the
 # compat entry points) against the kernel, beside the native probes it
 # mirrors.  Every check must pass; the observations must equal the

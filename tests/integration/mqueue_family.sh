@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_family: the whole mqueue family in one run, as `abiwatch run
 # mqueue` does it: exit status 0, well-formed KTAP, every item it declares
 # (abiwatch list) in the snapshot with a result or a skip that gives a

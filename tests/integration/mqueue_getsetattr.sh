@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_getsetattr: the getsetattr probe against the kernel.  The checks
 # are POSIX mq_getattr()/mq_setattr() and must pass.  Observations: the
 # kernel zeroes the reserved words of struct mq_attr on output

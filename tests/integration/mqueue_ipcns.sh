@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_ipcns: the ipcns probe against the kernel.  The checks are
 # ipc_namespaces(7) (queues and /proc/sys/fs/mqueue are per namespace)
 # and must pass.  Observations: a new IPC namespace starts from the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_mqueuefs: the mqueuefs probe against the kernel.  The checks are
 # mq_overview(7) and POSIX mq_open() (mode and owner of a new queue) and
 # must pass.  Observations, from ipc/mqueue.c: a queue's file is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_names: the names probe against the kernel.  Expected answers:
 # POSIX mq_open()/mq_unlink() and mq_open(3)/mq_unlink(3) for the checks;
 # for the observations, what glibc (>= 2.3, the slash rule is its own) and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_notify: the notify and notifyreg probes against the kernel.  The
 # checks are POSIX mq_notify() and mq_notify(3) and must pass (si_uid
 # needs a second uid to send from; without one it is a skip saying so).

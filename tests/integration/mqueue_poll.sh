@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_poll: the poll probe against the kernel.  The checks follow
 # mq_overview(7) (a queue descriptor can be monitored with select, poll
 # and epoll) and must pass.  Observations: mqueue_poll_file() reports

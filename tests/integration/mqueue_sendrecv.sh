@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_sendrecv: the sendrecv probe against the kernel.  Every check is
 # a contract of POSIX mq_send()/mq_receive() and mq_send(3)/mq_receive(3)
 # and must pass.  Observations: MQ_PRIO_MAX is 32768 on Linux

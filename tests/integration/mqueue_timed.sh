@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_timed: the timed probe against the kernel.  The checks are POSIX
 # mq_timedsend()/mq_timedreceive() and signal(7) (mq_* are restarted with
 # SA_RESTART) and must pass.  Observations: Linux validates the timeout

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_userns: the userns probe against the kernel.  Checks
 # (getrlimit(2): RLIMIT_MSGQUEUE counts per real uid) must pass.
 # Observations and the kernels they are expected from:

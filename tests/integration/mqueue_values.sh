@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # mqueue_values: run the mqueue family and compare its snapshot with what
 # the documented behaviour gives on an x86_64 kernel >= 3.14:
 #   - attr NULL: msg_default/msgsize_default clamped to the maxima, 10 x 8192

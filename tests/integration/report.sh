@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # abiwatch report: three snapshots (one run here, two edited copies that
 # stand for other kernels) as one page, opened in headless Chromium: the
 # rendered table must have a column per kernel, in version order, the
@@ -38,8 +39,9 @@ sed -e 's/^env\.kernel\.release = .*/env.kernel.release = 6.1.0-99-test/' \
 sed -e 's/^env\.kernel\.release = .*/env.kernel.release = 6.12.999-test/' \
     "$work/host.snapshot" | sed '/^env\.kernel\.version/a env.vm.accel = tcg' | resort >"$work/k612.snapshot"
 page=$shots/report.html
-# Given out of order: the page sorts the columns by release.
-"$abiwatch" report --title "report test" -o "$page" "$work/host.snapshot" "$work/k612.snapshot" "$work/k61.snapshot"
+# Given out of order: the page sorts the columns by release.  --all:
+# every row, the unchanged ones too.
+"$abiwatch" report --all --title "report test" -o "$page" "$work/host.snapshot" "$work/k612.snapshot" "$work/k61.snapshot"
 rc=$?
 [[ $rc == 0 && -s $page ]] && ok "report written ($(wc -c <"$page") bytes)" || { echo "FAIL: report exit $rc"; exit 1; }
 
@@ -123,7 +125,7 @@ causes=$shots/report-causes.html
 	bad "no screenshot of the i386 pair"
 cdom=$work/causes.dom
 line=$(grep -o '<p class="pair-summary" id="pair-summary-1">[^<]*' "$cdom" | sed 's/.*">//')
-[[ $line == "1 kernel change, 0 new failures; "*" need i386 programs (not on the new side)" &&
+[[ $line == "1 kernel change, 0 new failures (mqueue 1); "*" need i386 programs (not on the new side)" &&
    $line == "$(head -n 1 "$work/pair.diff")" ]] && ok "the pair's summary is diff's first line: $line" ||
 	bad "pair summary: '$line' vs diff's '$(head -n 1 "$work/pair.diff")'"
 kernel=$(grep -o '<li class="kernel-change" data-name="[^"]*"' "$cdom" | sed 's/.*data-name="//; s/"$//')
@@ -137,4 +139,28 @@ k=$(pos '<li class="kernel-change"'); d=$(pos '<details class="cause" data-cause
 grep -q '<details class="cause" data-cause="i386" open' "$cdom" && bad "the cause is open" || ok "the cause is collapsed"
 grep -qiE '<script|<link|<img|<iframe|@import|url\(' "$causes" && bad "the i386 page loads something" ||
 	ok "the i386 page loads nothing"
+
+# ---- the default page: what the kernel changed first, as small as the changes ----
+small=$shots/report-changes.html
+"$abiwatch" report --title "report: changes" -o "$small" "$work/host.snapshot" "$work/k612.snapshot" "$work/k61.snapshot" ||
+	bad "the default report failed"
+"$chromium" "${flags[@]}" --dump-dom "file://$(realpath "$small")" >"$work/small.dom" 2>>"$work/chromium.err"
+sdom=$work/small.dom
+(($(wc -c <"$small") * 2 < $(wc -c <"$page"))) && ok "the default page ($(wc -c <"$small") bytes) is under half of --all's ($(wc -c <"$page"))" ||
+	bad "default page $(wc -c <"$small") bytes, --all $(wc -c <"$page")"
+spos() { grep -b -o "$1" "$sdom" | head -n 1 | cut -d: -f1; }
+t=$(spos '<table class="summary" id="summary-table">'); k=$(spos '<li class="kernel-change"'); r=$(spos '<table class="results"')
+[[ -n $t && -n $k && -n $r && $t -lt $k && $k -lt $r ]] && ok "the summary table first, then the changes, then the results" ||
+	bad "order: summary $t, changes $k, results $r"
+# 6.1 -> 6.12: maxmsg and the check (mqueue 2, a cell linked to the changes).
+grep -q '<td class="count"><a href="#pair-1-mqueue"><b>2</b></a></td>' "$sdom" &&
+	grep -q 'id="pair-1-mqueue"' "$sdom" && ok "the table counts mqueue 2 in the first pair, linked to its changes" ||
+	bad "summary cell: $(grep -o '<td class="count">[^/]*' "$sdom" | head -3)"
+grep -q '<details class="rank" data-rank="behaviour" open' "$sdom" && ok "behaviour changes folded open" || bad "no open behaviour rank"
+rows=$(grep -o '<tr class="item [^"]*" id="[^"]*"' "$sdom" | sed 's/.*id="//; s/"$//' | sort | tr '\n' ' ')
+[[ $rows == "mqueue.attr.einval_above_msg_max mqueue.noattr.maxmsg " ]] && ok "results: only the rows of kernel changes" ||
+	bad "rows shown: $rows"
+"$chromium" "${flags[@]}" --window-size=1400,900 --screenshot="$(realpath "$shots")/report-changes.png" \
+	"file://$(realpath "$small")" >/dev/null 2>>"$work/chromium.err"
+[[ -s $shots/report-changes.png ]] && ok "first screen: $shots/report-changes.png" || bad "no screenshot of the default page"
 exit $status

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # The runner's main paths under valgrind's memcheck: no error, no definite
 # leak, in abiwatch or in any probe child it forks (a child's error makes
 # it exit 9, which the runner reports as a broken probe).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_compat32: the 32-bit contract proven in Debian's 6.1 and 6.12 cloud
 # kernels, which run i386 programs whatever this machine does: both in
 # QEMU at once (abiwatch matrix), with cookiefs mounted in each guest by

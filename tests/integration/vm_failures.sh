@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # abiwatch vm when things go wrong: bad usage (nothing booted), a guest
 # that outlives --timeout, a kernel that panics, and abiwatch itself
 # killed with SIGKILL or SIGTERM while QEMU runs.  Each must give a clear

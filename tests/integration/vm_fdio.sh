@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_fdio: the fdio family in Debian's 6.1 and 6.12 cloud kernels, both
 # in QEMU at once (one abiwatch matrix), as full root with every
 # capability and i386 execution.  In each guest:
@@ -59,6 +60,7 @@ done
 # The diff between the two guests: the changed items and nothing else.
 diffs=("$tmp"/m/*.diff)
 if [[ -f ${diffs[0]} ]]; then
+	diffs[0]=$(verbose_diff "${diffs[0]}") # an item's line, also in an object of several
 	got=$(sed -n 's/^ *changed *\(obs\.[^:]*\):.*/\1/p' "${diffs[0]}" | sort)
 	want=$(for ((i = 0; i < ${#FDIO_CHANGED[@]}; i += 3)); do echo "${FDIO_CHANGED[i]}"; done | sort)
 	[[ $got == "$want" ]] && report ok "the 6.1 -> 6.12 diff names exactly the $((${#FDIO_CHANGED[@]} / 3)) changed items" ||

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_from_tmp: the VM step from a clone under /tmp, a directory the guest's
 # init mounts a fresh tmpfs on (so do many CI runners' checkouts).  HEAD
 # of this checkout is cloned into /tmp (not $TMPDIR: /tmp is the point)

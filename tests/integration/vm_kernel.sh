@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # abiwatch vm --kernel VMLINUZ --modules DIR: a kernel and a module tree
 # as files (here: a Debian package unpacked into a scratch directory,
 # whose tree has no modules.dep, so dependencies come from .modinfo), and

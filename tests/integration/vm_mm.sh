@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_mm: the mm family on Debian's 6.1 and 6.12 cloud kernels in QEMU and
 # on this machine, in ONE `abiwatch matrix --host`, with the values the
 # kernels' sources and history give (Debian builds them with THP always,
@@ -111,15 +112,16 @@ done
 # nothing of the 32-bit callers' alignment changed.
 diff=$(ls "$tmp"/m/6.1.*--6.12.*.diff 2>/dev/null)
 [[ -f $diff ]] || { echo "FAIL: no 6.1 to 6.12 diff"; ls "$tmp/m"; exit 1; }
+diff=$(verbose_diff "$diff") # each item's line, below its object's when it has several
 diff_has() { # what line-regex
 	grep -qE "$2" "$diff" && report ok "diff: $1" || report bad "diff: no line for $1 (/$2/)"
 }
-diff_has "THP alignment" '^  changed +obs\.mm\.thp\.anon64\.pmd_multiple: unaligned -> aligned -- aligned: 2 MiB-multiple mappings land on huge-page boundaries \(efa7df3e3bb5\)'
-diff_has "MAP_STACK" '^  changed +obs\.mm\.map_stack\.nohuge: no -> yes -- yes: MAP_STACK mappings are never backed by huge pages \(c4608d1bf7c6\)'
-diff_has "MFD_NOEXEC_SEAL" "^  changed +obs\.mm\.memfd\.noexec_seal: EINVAL -> $sealed_fd -- EINVAL: MFD_NOEXEC_SEAL is unknown \(before 6\.3\)"
-diff_has "MFD_EXEC" "^  changed +obs\.mm\.memfd\.exec: EINVAL -> $exec_fd -- EINVAL: MFD_EXEC is unknown"
-diff_has "vm.memfd_noexec" '^  changed +obs\.mm\.memfd\.sysctl: absent -> 0 -- absent: the kernel predates memfd exec control'
-diff_has "the scopes" '^  unskipped +obs\.mm\.memfd\.scope2\.exec: skip: .* -> EACCES -- '
+diff_has "THP alignment" '^ +changed +obs\.mm\.thp\.anon64\.pmd_multiple: unaligned -> aligned -- aligned: 2 MiB-multiple mappings land on huge-page boundaries \(efa7df3e3bb5\)'
+diff_has "MAP_STACK" '^ +changed +obs\.mm\.map_stack\.nohuge: no -> yes -- yes: MAP_STACK mappings are never backed by huge pages \(c4608d1bf7c6\)'
+diff_has "MFD_NOEXEC_SEAL" "^ +changed +obs\.mm\.memfd\.noexec_seal: EINVAL -> $sealed_fd -- EINVAL: MFD_NOEXEC_SEAL is unknown \(before 6\.3\)"
+diff_has "MFD_EXEC" "^ +changed +obs\.mm\.memfd\.exec: EINVAL -> $exec_fd -- EINVAL: MFD_EXEC is unknown"
+diff_has "vm.memfd_noexec" '^ +changed +obs\.mm\.memfd\.sysctl: absent -> 0 -- absent: the kernel predates memfd exec control'
+diff_has "the scopes" '^ +unskipped +obs\.mm\.memfd\.scope2\.exec: skip: .* -> EACCES -- '
 grep -q 'mm\.thp\.compat32\.' "$diff" && report bad "diff: the 32-bit alignment changed" ||
 	report ok "diff: nothing of the 32-bit alignment changed"
 

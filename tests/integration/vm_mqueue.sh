@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # A real VM: the mqueue family on a Debian cloud kernel in QEMU, as root
 # with every capability, so that the privileged paths the host's root
 # (without CAP_SYS_RESOURCE) cannot test pass there.  How long boot, run

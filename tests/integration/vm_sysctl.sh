@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_sysctl: one `abiwatch matrix --host` over Debian's 6.1 and 6.12
 # cloud kernels (QEMU, 1024 MiB each) and this machine, families sysctl
 # and cgroup, each guest given its kernel's /boot/config-RELEASE from the
-# .deb (--file), as a distribution installs it.  Asserted on the
-# snapshots and on the 6.1 -> 6.12 diff the matrix writes:
+# .deb by abiwatch itself (no --file), as a distribution installs it.
+# Asserted on the snapshots and on the 6.1 -> 6.12 diff the matrix writes
+# (and its --verbose twin, which lists each item of an object):
 #   - knobs that appeared (kernel.io_uring_disabled, 6.6; dev.tty.
 #     legacy_tiocsti, 6.2) and vanished (kernel.sched_child_runs_first,
 #     6.7; fs.quota.warnings, configured out: PRINT_QUOTA_WARNING), each
@@ -23,20 +25,13 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
 
+command -v jq >/dev/null || skip "jq not installed (scripts/install-deps)"
 . tests/lib/vm-kernels.sh
 vm_kernels 6.1 6.12
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-vmsysctl.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-files=()
-for deb in "${debs[@]}"; do
-	mkdir -p "$tmp/cfg"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/cfg" --wildcards './boot/config-*' ||
-		{ echo "FAIL: no boot/config-* in $deb"; exit 1; }
-done
-for c in "$tmp"/cfg/boot/config-*; do files+=(--file "$c=/boot/${c##*/}"); done
-
-"$abiwatch" matrix -q --host --memory 1024 -o "$tmp/m" "${files[@]}" "${debs[@]}" -- sysctl cgroup \
+"$abiwatch" matrix -q --host --memory 1024 -o "$tmp/m" "${debs[@]}" -- sysctl cgroup \
 	>"$tmp/out" 2>&1
 rc=$?
 [[ $rc == 0 ]] && report ok "matrix exits 0" || { report bad "matrix exits $rc"; cat "$tmp/out"; }
@@ -46,6 +41,8 @@ host=$(ls "$tmp"/m/host-*.snapshot 2>/dev/null)
 [[ -f $s61 && -f $s612 && -f $host ]] && report ok "a snapshot of each kernel and of the host" ||
 	{ report bad "snapshots missing"; finish; }
 diff61=$(ls "$tmp"/m/6.1.*--6.12.*.diff)
+verbose61=$tmp/verbose61.diff
+"$abiwatch" diff --verbose "$s61" "$s612" >"$verbose61"
 
 # ---- each guest ----
 for s in "$s61" "$s612"; do
@@ -75,32 +72,45 @@ expect obs.cgroup.v1.kmem_limit.write "no v1 memory controller (mount: EINVAL)"
 expect obs.sysctl.knob.kernel.io_uring_disabled.value 0
 
 # ---- the diff 6.1 -> 6.12: appeared, vanished, moved, each with a meaning ----
-has_line() { # what regex
-	grep -qE "$2" "$diff61" && report ok "diff: $1" ||
-		report bad "diff: $1: no line matching '$2' in ${diff61##*/}"
+# Each item's line, below its object's with --verbose.
+has_line() { # what regex [file]
+	grep -qE "$2" "${3-$verbose61}" && report ok "diff: $1" ||
+		report bad "diff: $1: no line matching '$2' in ${3-$verbose61}"
 }
 k='obs\.sysctl\.knob'
-has_line "io_uring_disabled appeared" "^  added +$k\.kernel\.io_uring_disabled\.mode = 0644 -- .*one that appeared is a new interface"
+has_line "io_uring_disabled appeared" "^    added +$k\.kernel\.io_uring_disabled\.mode = 0644 -- .*one that appeared is a new interface"
 has_line "io_uring_disabled's value, with its meaning" \
-	"^  changed +$k\.kernel\.io_uring_disabled\.value: absent \(CONFIG_IO_URING=y\) -> 0 -- io_uring_setup\(\) may now fail with EPERM"
-has_line "legacy_tiocsti appeared" "^  added +$k\.dev\.tty\.legacy_tiocsti\.mode = 0644 -- "
+	"^    changed +$k\.kernel\.io_uring_disabled\.value: absent \(CONFIG_IO_URING=y\) -> 0 -- io_uring_setup\(\) may now fail with EPERM"
+has_line "legacy_tiocsti appeared" "^    added +$k\.dev\.tty\.legacy_tiocsti\.mode = 0644 -- "
 has_line "legacy_tiocsti's value, with its meaning" \
-	"^  changed +$k\.dev\.tty\.legacy_tiocsti\.value: absent -> 0 -- ioctl\(TIOCSTI\) now fails with EIO"
-has_line "memfd_noexec appeared" "^  changed +$k\.vm\.memfd_noexec\.value: absent \(CONFIG_MEMFD_CREATE=y\) -> 0 -- "
+	"^    changed +$k\.dev\.tty\.legacy_tiocsti\.value: absent -> 0 -- ioctl\(TIOCSTI\) now fails with EIO"
+has_line "memfd_noexec appeared" "^    changed +$k\.vm\.memfd_noexec\.value: absent \(CONFIG_MEMFD_CREATE=y\) -> 0 -- "
 has_line "sched_child_runs_first vanished" \
-	"^  removed +$k\.kernel\.sched_child_runs_first\.mode \(was 0644\) -- a knob that vanished fails every sysctl.conf line"
+	"^    removed +$k\.kernel\.sched_child_runs_first\.mode \(was 0644\) -- a knob that vanished fails every sysctl.conf line"
 has_line "sched_child_runs_first's value, with its meaning" \
-	"^  changed +$k\.kernel\.sched_child_runs_first\.value: 0 -> absent -- sysctl.conf lines setting it fail with ENOENT"
-has_line "fs.quota.warnings vanished" "^  removed +$k\.fs\.quota\.warnings\.mode "
+	"^    changed +$k\.kernel\.sched_child_runs_first\.value: 0 -> absent -- sysctl.conf lines setting it fail with ENOENT"
+has_line "fs.quota.warnings vanished" "^    removed +$k\.fs\.quota\.warnings\.mode "
 has_line "... because of the configuration" \
-	"^  changed +obs\.sysctl\.kconfig\.print_quota_warning: y -> n -- the kernel was configured differently"
+	"^    changed +obs\.sysctl\.kconfig\.print_quota_warning: y -> n -- the kernel was configured differently"
 has_line "a default that moved, old and new" \
 	"^  changed +$k\.kernel\.sched_autogroup_enabled\.value: 0 -> 1 -- a default that moved"
 has_line "v1 memory hierarchy gone, with its meaning" \
 	"^  changed +obs\.cgroup\.v1\.memory\.mount: ok -> EINVAL -- runtimes and tools that still use cgroup v1"
-meaningless=$(grep -E '^  (added|removed|changed|skipped|unskipped) +obs\.(sysctl|cgroup)\.' "$diff61" | grep -v ' -- ' | head -3)
+meaningless=$(grep -E '^ +(added|removed|changed|skipped|unskipped) +obs\.(sysctl|cgroup)\.' "$verbose61" | grep -v ' -- ' | head -3)
 [[ -z $meaningless ]] && report ok "every sysctl and cgroup change has a meaning" ||
 	report bad "changes without a meaning: $meaningless"
+# Without --verbose: one line per knob, what appeared as names.
+has_line "a knob that vanished is one line, mode, value and write-back" \
+	"^  vanished  sysctl\.knob\.kernel\.sched_child_runs_first: mode \(was 0644\); value: 0 -> absent; writeback \(was accepted\) -- sysctl.conf lines" "$diff61"
+sed -n '/^interfaces that appeared/,/^[^ ]/{ /^  /p }' "$diff61" >"$tmp/appeared61"
+has_line "knobs that appeared: one wrapped line of names" "^  sysctl\.knob [0-9]+: " "$tmp/appeared61"
+has_line "... io_uring_disabled among them" " kernel\.io_uring_disabled," "$tmp/appeared61"
+has_line "the kernel configurations compared, read from each package" \
+	"^  changed   sysctl\.kconfig: .*print_quota_warning: y -> n; source: /boot/config-6\.1\.[^ ]* -> /boot/config-6\.12\." "$diff61"
+grep -q 'no kernel configuration' "$diff61" && report bad "a kconfig skip in the 6.1 -> 6.12 diff" ||
+	report ok "no kconfig skip in the 6.1 -> 6.12 diff"
+grep -qE '^  (added|removed) +obs\.sysctl\.knob\.[^ ]*\.(mode|writeback)' "$diff61" &&
+	report bad "a knob's mode or write-back on a line of its own" || report ok "no knob split into mode/value/writeback lines"
 
 # ---- nothing merely sized from memory taken for a kernel change ----
 "$abiwatch" list -v sysctl.knob | awk '$1 == "obs" { item = $2 } /varies with:/ { print item }' >"$tmp/varies"
@@ -113,7 +123,7 @@ report ok "$(wc -l <"$tmp/varies") knobs declared as varying with memory or cpus
 # values sized from it under the cause "memory", never among the kernel
 # changes; every numeric value left there is a documented default move.
 documented_moves=" kernel.sched_autogroup_enabled "
-kernel_section() { sed -n '/^kernel changes:/,/^[^ ]/p' "$1" | grep '^  '; }
+kernel_section() { sed -n '/^kernel changes:/,/^[^ ]/p' "$1" | grep '^  ' | sed 's/^    /  /'; }
 undeclared=() declared=()
 while IFS= read -r line; do
 	[[ $line =~ ^\ \ changed\ +obs\.sysctl\.knob\.(.+)\.value:\ ([-0-9\ ]+)\ -\>\ ([-0-9\ ]+)\ --\  ]] || continue
@@ -121,7 +131,7 @@ while IFS= read -r line; do
 	if grep -qx "sysctl.knob.$knob.value" "$tmp/varies"; then declared+=("$knob")
 	elif [[ $documented_moves != *" $knob "* ]]; then undeclared+=("$knob ${BASH_REMATCH[2]} -> ${BASH_REMATCH[3]}")
 	fi
-done < <(kernel_section "$diff61")
+done < <(kernel_section "$verbose61")
 ((${#declared[@]} == 0)) && report ok "no value sized from memory is listed as a kernel change" ||
 	report bad "machine-sized values listed as kernel changes: ${declared[*]}"
 ((${#undeclared[@]} == 0)) && report ok "every numeric default that moved is a documented one" ||
@@ -129,7 +139,7 @@ done < <(kernel_section "$diff61")
 grep -qE '^  memory: [0-9]+ follow the machine.s memory \(it differs\): .*obs\.sysctl\.knob\.' "$diff61" &&
 	report ok "6.1 -> 6.12: the memory-sized knobs are folded under the cause memory" ||
 	report bad "6.1 -> 6.12: no 'memory:' cause line naming sysctl knobs"
-head -n 1 "$diff61" | grep -qE '^[0-9]+ kernel changes, 0 new failures; [0-9]+ items not comparable: [0-9]+ follow the machine.s memory' &&
+head -n 1 "$diff61" | grep -qE '^[0-9]+ kernel changes, 0 new failures \(sysctl [0-9]+ \+ [0-9]+ appeared \+ [0-9]+ vanished, cgroup [^)]*\); [0-9]+ items not comparable: [0-9]+ follow the machine.s memory' &&
 	report ok "6.1 -> 6.12: the summary line counts them as not comparable" ||
 	report bad "6.1 -> 6.12 summary: $(head -n 1 "$diff61")"
 diffhost=$(ls "$tmp"/m/6.12.*--host-*.diff)
@@ -140,11 +150,21 @@ grep -qE '^  vm: [0-9]+ need a VM \(not on the new side\): .*obs\.cgroup\.v1\.' 
 	report ok "6.12 -> host: cgroup v1 items folded under the cause vm" ||
 	report bad "6.12 -> host: no 'vm:' cause line naming cgroup.v1 items"
 
-# ---- the host: global knobs never written ----
+# No write-back the host leaves undone by design is a kernel change.
+grep -qE '^ +[a-z]+ +(obs\.)?sysctl\.knob\.[^ ]*writeback' <(kernel_section "$diffhost") &&
+	report bad "6.12 -> host: a write-back among the kernel changes" ||
+	report ok "6.12 -> host: no write-back among the kernel changes"
+"$abiwatch" diff -f json "$s612" "$host" |
+	jq -e '[.changes[] | select(.cause == "vm" and (.name | endswith(".writeback")))] | length > 100' >/dev/null &&
+	report ok "6.12 -> host: the guest's global write-backs folded under the cause vm" ||
+	report bad "6.12 -> host: no write-back under the cause vm"
+
+# ---- the host: global knobs never written, each recorded as a skip ----
 load_snapshot "$host"
-global=$(printf '%s\n' "${!snap[@]}" | sed -nE 's/^(obs|unobserved)\.sysctl\.knob\.(.+)\.writeback$/\2/p' |
+global=$(printf '%s\n' "${!snap[@]}" | sed -nE 's/^obs\.sysctl\.knob\.(.+)\.writeback$/\1/p' |
 	grep -vE '^(net\.|fs\.mqueue\.|user\.|kernel\.(hostname|domainname|shm(max|all|mni|_rmid_forced)|msg(max|mnb|mni)|auto_msgmni|sem|(msg|sem|shm)_next_id)$)' | head -5)
 [[ -z $global ]] && report ok "host: only namespaced knobs written back" || report bad "host: global knobs written back: $global"
+expect_match unobserved.sysctl.knob.vm.swappiness.writeback '^skip: needs vm: '
 expect_match unobserved.cgroup.v1.memory.mount '^skip: needs vm: only in an abiwatch vm guest'
 
 # ---- the example assumptions against the guests ----

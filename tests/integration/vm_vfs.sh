@@ -84,6 +84,7 @@ diff_has() { # diff-file key from to
 d1=$(ls "$tmp"/m/6.1.*--6.12.*.diff 2>/dev/null | head -n 1)
 d2=$(ls "$tmp"/m/6.12.*--host-"$(uname -r)".diff 2>/dev/null | head -n 1)
 [[ -f $d1 && -f $d2 ]] || { report bad "the neighbour diffs are missing: $(ls "$tmp/m")"; finish; }
+d1=$(verbose_diff "$d1") d2=$(verbose_diff "$d2") # each item's line, also in an object of several
 diff_has "$d1" vfs.anon.pidfd.f_type 0x09041934 0x50494446
 diff_has "$d1" vfs.anon.pidfd.mode 0600 0700
 diff_has "$d1" vfs.anon.pidfd.ino_per_process no yes

@@ -22,3 +22,14 @@ vm_kernels() { # SERIES...
 		esac
 	done
 }
+
+# The --verbose twin of a neighbour diff `abiwatch matrix` wrote
+# (DIR/OLD--NEW.diff), from its two snapshots: each change of an object of
+# several on a line of its own, below the object's, so that a test can
+# find an item's line whatever it is grouped with.  Prints its path.
+verbose_diff() { # DIR/OLD--NEW.diff
+	local dir=${1%/*} name=${1##*/}
+	name=${name%.diff}
+	"${abiwatch:-./abiwatch}" diff --verbose "$dir/${name%%--*}.snapshot" "$dir/${name#*--}.snapshot" >"$1.verbose"
+	echo "$1.verbose"
+}

@@ -332,7 +332,7 @@ static void test_text_output(void **state)
 		NULL, 0, &d);
 	char *t = text_of(&d, 0);
 	assert_string_equal(t,
-		"1 kernel change, 0 new failures; 1 item not comparable: 1 needs "
+		"1 kernel change, 0 new failures (a 1); 1 item not comparable: 1 needs "
 		"CAP_SYS_RESOURCE (not on the new side)\n"
 		"kernel changes:\n"
 		"  changed   obs.a.b.v: 1 -> 2\\nx\n"
@@ -343,10 +343,11 @@ static void test_text_output(void **state)
 	free(t);
 	t = text_of(&d, 1);
 	assert_non_null(strstr(t, "KTAP version 1\n1..2\n"));
-	assert_non_null(strstr(t, "\n# 1 kernel change, 0 new failures; 1 item not comparable"));
-	assert_non_null(strstr(t, "\nok 1 check.a.b.c # SKIP needs cap_sys_resource: explained by "
+	/* the kernel changes first, a result per object; then the rest */
+	assert_non_null(strstr(t, "\n# 1 kernel change, 0 new failures (a 1); 1 item not comparable"));
+	assert_non_null(strstr(t, "\nok 2 check.a.b.c # SKIP needs cap_sys_resource: explained by "
 			       "the environment: "));
-	assert_non_null(strstr(t, "\nnot ok 2 obs.a.b.v\n"));
+	assert_non_null(strstr(t, "\nnot ok 1 obs.a.b.v\n"));
 	free(t);
 	t = text_of(&d, 2);
 	assert_non_null(strstr(t, "\"different\":true"));
@@ -394,7 +395,7 @@ static void test_named_causes_fold(void **state)
 	assert_null(find(&d, "obs.f.p.v")->cause);
 	assert_null(find(&d, "obs.f.t.v")->cause);
 	char *s = aw_diff_summary(&d);
-	assert_string_equal(s, "2 kernel changes, 0 new failures; 6 items not comparable: "
+	assert_string_equal(s, "2 kernel changes, 0 new failures (f 2); 6 items not comparable: "
 			       "4 need i386 programs (not on the new side), 1 needs the xfs filesystem "
 			       "(not on the old side), 1 needs user namespaces (not on the new side)");
 	free(s);
@@ -448,8 +449,9 @@ static void test_varies_with_the_machine(void **state)
 	/* the CPUs are the same on both sides: a change of per_cpu is the kernel's */
 	assert_null(find(&d, "obs.zzsized.p.per_cpu")->cause);
 	assert_null(find(&d, "obs.zzsized.p.fixed")->cause);
+	/* fixed and per_cpu are items of one object, the probe */
 	char *s = aw_diff_summary(&d);
-	assert_string_equal(s, "2 kernel changes, 0 new failures; 1 item not comparable: "
+	assert_string_equal(s, "1 kernel change, 0 new failures (zzsized 1); 1 item not comparable: "
 			       "1 follows the machine's memory (it differs)");
 	free(s);
 	aw_diff_free(&d);
@@ -485,6 +487,129 @@ static void test_folding_lines(void **state)
 	aw_diff_free(&d);
 }
 
+static const struct aw_diff_object *object(const struct aw_diff *d, const char *name)
+{
+	for (size_t i = 0; i < d->nobjects; i++)
+		if (strcmp(d->objects[i].name, name) == 0)
+			return &d->objects[i];
+	fail_msg("no object %s", name);
+	return NULL;
+}
+
+/* Objects: an item's .object, else its name less the last component,
+ * else the probe; .absent values and missing keys make an object appear
+ * or vanish; ranks and order; one line per object. */
+static void test_objects(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("obs.zzsized.o.compat.flag = ENOSYS\nobs.zzsized.o.flag.accepted = ENOSYS\n"
+		"obs.zzsized.o.flag.mode = 0600\nobs.zzsized.o.gone.mode = 0644\n"
+		"obs.zzsized.o.gone.value = 1\nobs.zzsized.o.moved.value = 1\n"
+		"obs.zzsized.o.whole = a\n",
+		"obs.zzsized.o.compat.flag = 0\nobs.zzsized.o.flag.accepted = 0\n"
+		"obs.zzsized.o.flag.mode = 0700\nobs.zzsized.o.moved.value = 2\n"
+		"obs.zzsized.o.net.new.mode = 0644\nobs.zzsized.o.net.new.value = 5\n"
+		"obs.zzsized.o.whole = b\n", NULL, 0, &d);
+	assert_int_equal(d.n, 9);
+	assert_int_equal(d.nobjects, 5);
+	assert_string_equal(find(&d, "obs.zzsized.o.compat.flag")->object, "zzsized.o.flag");
+	assert_string_equal(find(&d, "obs.zzsized.o.whole")->object, "zzsized.o");
+	assert_string_equal(find(&d, "obs.zzsized.o.net.new.value")->object, "zzsized.o.net.new");
+	assert_true(find(&d, "obs.zzsized.o.flag.accepted")->old_absent);
+	assert_false(find(&d, "obs.zzsized.o.flag.mode")->old_absent);
+	const struct aw_diff_object *flag = object(&d, "zzsized.o.flag");
+	assert_int_equal(flag->n, 3);
+	/* ENOSYS -> 0 beside a mode that moved: a behaviour change, named */
+	assert_int_equal(flag->shape, AW_SHAPE_CHANGED);
+	assert_int_equal(flag->rank, AW_RANK_NAMED);
+	assert_int_equal(object(&d, "zzsized.o.gone")->shape, AW_SHAPE_VANISHED);
+	assert_int_equal(object(&d, "zzsized.o.gone")->rank, AW_RANK_NAMED);
+	assert_int_equal(object(&d, "zzsized.o.net.new")->rank, AW_RANK_APPEARED);
+	assert_int_equal(object(&d, "zzsized.o.moved")->rank, AW_RANK_BEHAVIOUR);
+	/* ranked: named (by name), behaviour, appeared */
+	assert_string_equal(d.objects[0].name, "zzsized.o.flag");
+	assert_string_equal(d.objects[1].name, "zzsized.o.gone");
+	assert_int_equal(d.objects[4].rank, AW_RANK_APPEARED);
+	assert_int_equal(d.nfamilies, 1);
+	assert_int_equal(d.families[0].changed, 3);
+	assert_int_equal(d.families[0].appeared, 1);
+	assert_int_equal(d.families[0].vanished, 1);
+	char *t = text_of(&d, 0);
+	assert_string_equal(t,
+		"5 kernel changes, 0 new failures (zzsized 3 + 1 appeared + 1 vanished); "
+		"0 items not comparable\n"
+		"kernel changes:\n"
+		"  changed   zzsized.o.flag: compat.flag: ENOSYS -> 0; accepted: ENOSYS -> 0; "
+		"mode: 0600 -> 0700 -- programs passing the flag fail, or start working\n"
+		"  vanished  zzsized.o.gone: mode (was 0644); value (was 1) -- a knob's mode\n"
+		"  changed   obs.zzsized.o.whole: a -> b -- of the probe itself\n"
+		"  changed   obs.zzsized.o.moved.value: 1 -> 2 -- a knob's value\n"
+		"interfaces that appeared (1, nothing that worked breaks):\n"
+		"  zzsized.o 1: net.new\n");
+	free(t);
+	t = text_of(&d, 1);
+	assert_non_null(strstr(t, "1..5\n"));
+	assert_non_null(strstr(t, "\nnot ok 1 zzsized.o.flag\n"));
+	assert_non_null(strstr(t, "\nnot ok 3 obs.zzsized.o.whole\n"));
+	free(t);
+	t = text_of(&d, 2);
+	assert_non_null(strstr(t, "\"rank\":\"appeared\""));
+	assert_non_null(strstr(t, "\"shape\":\"vanished\""));
+	assert_non_null(strstr(t, "\"kernel_change_items\":9"));
+	assert_non_null(strstr(t, "\"object\":\"zzsized.o.flag\""));
+	free(t);
+	aw_diff_free(&d);
+
+	/* Only absent -> present: the flag appeared; "absent (*" matches. */
+	diff_of("obs.zzsized.o.flag.accepted = absent (CONFIG_X=y)\n",
+		"obs.zzsized.o.flag.accepted = 0\n", NULL, 0, &d);
+	assert_int_equal(d.objects[0].shape, AW_SHAPE_APPEARED);
+	aw_diff_free(&d);
+	/* Absent on both sides, in other words: no interface came or went,
+	 * but the values differ. */
+	diff_of("obs.zzsized.o.flag.accepted = ENOSYS\n", "obs.zzsized.o.flag.accepted = absent (x)\n",
+		NULL, 0, &d);
+	assert_int_equal(d.objects[0].shape, AW_SHAPE_CHANGED);
+	aw_diff_free(&d);
+}
+
+/* The environment among objects: skips of one cause compare equal; a
+ * pattern item's keys one side lacks where it skipped their object. */
+static void test_objects_environment(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("unobserved.zzsized.o.whole = skip: needs kconfig: none at /boot/config-6.1\n",
+		"unobserved.zzsized.o.whole = skip: needs kconfig: none at /boot/config-6.12\n", NULL, 0, &d);
+	assert_int_equal(d.n, 0);
+	aw_diff_free(&d);
+	/* other causes: the new side's, folded */
+	diff_of("unobserved.zzsized.o.whole = skip: needs i386: x\n",
+		"unobserved.zzsized.o.whole = skip: needs vm: y\n", NULL, 0, &d);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.changes[0].cause_key, "vm");
+	assert_int_equal(d.nobjects, 0);
+	aw_diff_free(&d);
+	/* the child's files skipped for want of a VM: its defaults are not
+	 * a vanished interface */
+	diff_of("obs.zzsized.o.lim.cpu.max.value = max\nobs.zzsized.o.lim.pids.max.value = max\n"
+		"obs.zzsized.o.lim_files = a b\nobs.zzsized.o.net.x.mode = 0644\n",
+		"obs.zzsized.o.net.x.mode = 0644\n"
+		"unobserved.zzsized.o.lim_files = skip: needs vm: only in a guest\n", NULL, 0, &d);
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.nobjects, 0);
+	assert_string_equal(find(&d, "obs.zzsized.o.lim.cpu.max.value")->cause_key, "vm");
+	assert_true(find(&d, "obs.zzsized.o.lim.cpu.max.value")->new_side);
+	aw_diff_free(&d);
+	/* ...but a key of a fixed item is not explained that way */
+	diff_of("obs.zzsized.o.compat.flag = 1\nobs.zzsized.o.whole = 1\n",
+		"unobserved.zzsized.o.compat.flag = skip: needs i386: no\n", NULL, 0, &d);
+	assert_null(find(&d, "obs.zzsized.o.whole")->cause);
+	assert_int_equal(d.nobjects, 1);
+	aw_diff_free(&d);
+}
+
 static void test_minor_versions(void **state)
 {
 	(void)state;
@@ -499,8 +624,17 @@ static void test_minor_versions(void **state)
 	char *t = text_of(&d, 0);
 	assert_non_null(strstr(t, "formats differ: old.snap is format 1.0, new.snap is 1.4; "
 			       "both are format 1, so they are compared"));
-	assert_non_null(strstr(t, "added     zzz.new.key = 1"));
+	/* a key only one side has appeared: its name on the line of what appeared */
+	assert_non_null(strstr(t, "interfaces that appeared (1, nothing that worked breaks):\n"
+			       "  zzz 1: new\n"));
 	free(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	aw_diff_text(f, &d, "o", "n", true);
+	fclose(f);
+	assert_non_null(strstr(buf, "added     zzz.new.key = 1"));
+	free(buf);
 	aw_diff_free(&d);
 	aw_snapshot_free(&a);
 	aw_snapshot_free(&b);
@@ -526,6 +660,8 @@ int main(void)
 		cmocka_unit_test(test_i386_without_causes),
 		cmocka_unit_test(test_varies_with_the_machine),
 		cmocka_unit_test(test_folding_lines),
+		cmocka_unit_test(test_objects),
+		cmocka_unit_test(test_objects_environment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,10 +126,18 @@ static void test_report(void **state)
 	assert_non_null(strstr(html, "<span class=\"release\">6.1.0</span><span class=\"where\">VM (tcg)"));
 	assert_non_null(strstr(html, "<span class=\"release\">6.18.0</span><span class=\"where\">this machine"));
 	assert_non_null(strstr(html, "<span class=\"file\">a.snapshot</span>"));
-	/* The changes between neighbours, linked to their rows. */
-	assert_non_null(strstr(html, "<li class=\"kernel-change\" data-name=\"obs.fam.p.value\">"
-				   "<a href=\"#fam.p.value\">obs.fam.p.value</a>: <code>&lt;old&gt;</code> "
+	/* The changes between neighbours, one per object (the probe's items
+	 * without a dot: the probe), linked to their rows. */
+	assert_non_null(strstr(html, "<li class=\"kernel-change\" data-name=\"fam.p\" data-rank=\"named\" "
+				   "data-family=\"fam\" id=\"pair-1-fam\"><span class=\"kind\">changed</span> "
+				   "<a href=\"#fam.p.ok\">fam.p</a>: ok <code>pass</code> &#8594; "
+				   "<code>fail: broke &amp; &quot;worse&quot;</code>; value <code>&lt;old&gt;</code> "
 				   "&#8594; <code>new</code>"));
+	/* The summary table: families x pairs, linked to the changes. */
+	const char *table = strstr(html, "<table class=\"summary\" id=\"summary-table\">");
+	assert_non_null(table);
+	assert_true(table < strstr(html, "<li class=\"kernel-change\""));
+	assert_non_null(strstr(table, "<tr><th>fam</th><td class=\"count\"><a href=\"#pair-1-fam\"><b>1</b></a></td>"));
 	free(html);
 
 	/* Without a catalogue, anchors come from the names alone. */
@@ -163,9 +171,9 @@ static void test_pair_with_causes(void **state)
 	struct aw_report_stats st;
 	char *html = render(cols, 2, NULL, &st);
 	const char *summary = strstr(html, "<p class=\"pair-summary\" id=\"pair-summary-1\">1 kernel change, "
-					   "0 new failures; 3 items not comparable: 3 need i386 programs "
+					   "0 new failures (fam 1); 3 items not comparable: 3 need i386 programs "
 					   "(not on the new side)</p>");
-	const char *kernel = strstr(html, "<li class=\"kernel-change\" data-name=\"obs.fam.p.cookie\">");
+	const char *kernel = strstr(html, "<li class=\"kernel-change\" data-name=\"obs.fam.p.cookie\" ");
 	const char *folded = strstr(html, "<details class=\"cause\" data-cause=\"i386\"><summary>3 need "
 					  "i386 programs (not on the new side)</summary>");
 	const char *results = strstr(html, "<table class=\"results\"");

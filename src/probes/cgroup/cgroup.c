@@ -41,11 +41,14 @@ static const struct aw_item v2_items[] = {
 		    .change = "a controller came or went: limits set through it fail (ENOENT on its files)"),
 	AW_OBS_ITEM("root_files", "the files of the cgroup2 root, space-separated",
 		    .change = "interface files of the root came or went"),
+	/* One object, the fresh child: outside a guest child_files is
+	 * skipped (cause vm) and no child.*.value is reported, which diff
+	 * puts down to that skip rather than to values that vanished. */
 	AW_OBS_ITEM("child_files", "the files of a fresh child cgroup with every offered controller enabled",
 		    .change = "container runtimes writing a file that vanished fail to start containers; "
-			      "new files are new interfaces"),
+			      "new files are new interfaces", .object = "child"),
 	AW_OBS_ITEM("child.*.value", "a fresh child's default for a limit or weight runtimes set (memory.max, pids.max, cpu.max...)",
-		    .change = "the default limit of every new cgroup moved"),
+		    .change = "the default limit of every new cgroup moved", .object = "child"),
 	AW_ITEMS_END,
 };
 

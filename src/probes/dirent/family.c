@@ -53,16 +53,19 @@ const struct aw_item dirent_items[] = {
 		    "dotdot_only or repeated",
 		    .change = "programs that skip the first two entries unread (assuming . and ..) "
 		    "lose real names"),
+	/* The same directory seen by a 32-bit caller: one object with the
+	 * native items (.object ""), so that diff shows them together. */
 	AW_OBS_ITEM("compat32.cookie_bits", "cookie_bits for a 32-bit (compat syscall) caller",
-		    .change = "32-bit programs storing d_off or telldir() in 32 bits truncate it",
+		    .change = "32-bit programs storing d_off or telldir() in 32 bits truncate it", .object = "",
 		    .unit = "bit"),
-	AW_OBS_ITEM("compat32.eof_cookie", "eof_cookie for a 32-bit caller, hex"),
+	AW_OBS_ITEM("compat32.eof_cookie", "eof_cookie for a 32-bit caller, hex", .object = ""),
 	AW_OBS_ITEM("compat32.duplicates", "duplicates for a 32-bit caller (31-bit hashes collide)",
-		    .change = "32-bit programs (and NFS with 32-bit cookies) repeat or skip entries",
+		    .change = "32-bit programs (and NFS with 32-bit cookies) repeat or skip entries", .object = "",
 		    .unit = "entries"),
 	AW_OBS_ITEM("compat32.nonlfs_readdir", "a 32-bit non-LFS readdir(3): complete, or the "
 		    "errno (EOVERFLOW) and after how many entries",
-		    .change = "32-bit programs built without _FILE_OFFSET_BITS=64 cannot list the directory"),
+		    .change = "32-bit programs built without _FILE_OFFSET_BITS=64 cannot list the directory",
+		    .object = ""),
 	AW_ITEMS_END
 };
 

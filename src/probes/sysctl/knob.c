@@ -35,44 +35,50 @@
 
 #define KNOB_CHANGE_VALUE \
 	"a default that moved: configurations, tuning guides and programs that assume the old one behave differently"
+/* A documented knob's value is "absent" (with the option that would make
+ * it, where the configuration is known) on a kernel without the file:
+ * diff counts absent -> a value as a knob that appeared, the other way
+ * round as one that vanished. */
+static const char *const knob_absent[] = { "absent", "absent (*", NULL };
+#define KNOB_ITEM(n, s, ...) AW_OBS_ITEM(n, s, .absent = knob_absent, __VA_ARGS__)
 #define SCALED(k, w, u, why)                                                             \
-	AW_OBS_ITEM(k ".value", k ": " why, .varies_with = (w), .unit = (u),              \
+	KNOB_ITEM(k ".value", k ": " why, .varies_with = (w), .unit = (u),              \
 		    .change = "sized from the machine at boot; at equal " w ", a move means " \
 			      "the kernel's formula or its own footprint changed")
 
 static const struct aw_item knob_items[] = {
 	AW_OBS_ITEM("files", "files under /proc/sys the walk visited", .unit = "files",
 		    .change = "knobs appeared or vanished (see the .mode keys)"),
-	AW_OBS_ITEM("kernel.io_uring_disabled.value",
+	KNOB_ITEM("kernel.io_uring_disabled.value",
 		    "kernel.io_uring_disabled (6.6): 0 io_uring for all, 1 only privileged or io_uring_group, 2 nobody",
 		    .change = "io_uring_setup() may now fail with EPERM: programs need a fallback to epoll or threads"),
-	AW_OBS_ITEM("kernel.io_uring_group.value",
+	KNOB_ITEM("kernel.io_uring_group.value",
 		    "kernel.io_uring_group (6.6): the group allowed io_uring when io_uring_disabled is 1",
 		    .change = "who may create io_uring instances changed"),
-	AW_OBS_ITEM("dev.tty.legacy_tiocsti.value",
+	KNOB_ITEM("dev.tty.legacy_tiocsti.value",
 		    "dev.tty.legacy_tiocsti (6.2): 1 TIOCSTI works for everyone, 0 only with CAP_SYS_ADMIN",
 		    .change = "ioctl(TIOCSTI) now fails with EIO for unprivileged programs (screen readers, "
 			      "shells pushing input, the old suid attacks)"),
-	AW_OBS_ITEM("vm.memfd_noexec.value",
+	KNOB_ITEM("vm.memfd_noexec.value",
 		    "vm.memfd_noexec (6.3): 0 memfd_create() executable by default, 1 sealed non-executable, 2 exec refused",
 		    .change = "memfd_create() without MFD_EXEC may now give non-executable files or fail: "
 			      "JITs and fexecve() loaders break"),
-	AW_OBS_ITEM("kernel.sched_child_runs_first.value",
+	KNOB_ITEM("kernel.sched_child_runs_first.value",
 		    "kernel.sched_child_runs_first: whether the child runs first after fork() (removed in 6.7)",
 		    .change = "sysctl.conf lines setting it fail with ENOENT; programs relying on it race"),
-	AW_OBS_ITEM("net.ipv4.tcp_tw_recycle.value",
+	KNOB_ITEM("net.ipv4.tcp_tw_recycle.value",
 		    "net.ipv4.tcp_tw_recycle: fast TIME-WAIT recycling (removed in 4.12)",
 		    .change = "every sysctl -p with this line fails"),
-	AW_OBS_ITEM("kernel.unprivileged_userns_clone.value",
+	KNOB_ITEM("kernel.unprivileged_userns_clone.value",
 		    "kernel.unprivileged_userns_clone (a Debian patch): whether unprivileged users may make user namespaces",
 		    .change = "rootless containers and browser sandboxes fail (or start working)"),
-	AW_OBS_ITEM("kernel.split_lock_mitigate.value",
+	KNOB_ITEM("kernel.split_lock_mitigate.value",
 		    "kernel.split_lock_mitigate (6.2, 6.1.y): 1 split-lock offenders are slowed down, 0 only warned",
 		    .change = "programs doing split locked accesses (old games under Wine) become very slow or not"),
-	AW_OBS_ITEM("kernel.unprivileged_bpf_disabled.value",
+	KNOB_ITEM("kernel.unprivileged_bpf_disabled.value",
 		    "kernel.unprivileged_bpf_disabled: 0 bpf() for everyone, 1 or 2 only privileged",
 		    .change = "unprivileged bpf() now fails with EPERM"),
-	AW_OBS_ITEM("kernel.yama.ptrace_scope.value",
+	KNOB_ITEM("kernel.yama.ptrace_scope.value",
 		    "kernel.yama.ptrace_scope: 0 classic ptrace, 1 descendants only, 2 admin only, 3 none",
 		    .change = "debuggers and crash handlers attaching to other processes get EPERM"),
 	SCALED("kernel.threads-max", "memory", "threads", "about one thread per 128 KiB of memory (kernel/fork.c)"),
@@ -102,13 +108,13 @@ static const struct aw_item knob_items[] = {
 	SCALED("net.ipv4.tcp_rmem", "memory", NULL,
 	       "receive buffer min, default, max: max from low memory / 128, capped (6 MiB, 32 MiB since 6.16)"),
 	SCALED("net.ipv4.tcp_wmem", "memory", NULL, "send buffer min, default, max: max from low memory / 128, capped at 4 MiB"),
-	AW_OBS_ITEM("kernel.pid_max.value",
+	KNOB_ITEM("kernel.pid_max.value",
 		    "kernel.pid_max: 32768, or 1024 per possible CPU above 32; per PID namespace since 6.14 (7863dcc72d0f)",
 		    .varies_with = "cpus", .unit = "pids",
 		    .change = "largest pid + 1: programs storing pids in 16 bits or sizing tables by it break"),
-	AW_OBS_ITEM("kernel.watchdog_cpumask.value", "kernel.watchdog_cpumask: the CPUs the lockup watchdog runs on",
+	KNOB_ITEM("kernel.watchdog_cpumask.value", "kernel.watchdog_cpumask: the CPUs the lockup watchdog runs on",
 		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
-	AW_OBS_ITEM("net.core.rps_default_mask.value", "net.core.rps_default_mask: a CPU mask as wide as the CPUs",
+	KNOB_ITEM("net.core.rps_default_mask.value", "net.core.rps_default_mask: a CPU mask as wide as the CPUs",
 		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
 	AW_OBS_ITEM("*.mode", "the file's permission bits, in octal: the knob exists on this kernel",
 		    .change = "a knob that vanished fails every sysctl.conf line, runtime and program that sets it "
@@ -385,9 +391,13 @@ static void report_writer(struct aw_ctx *ctx, struct writer *wr, int rc, const c
 	}
 }
 
-/* Global knobs, only in a guest of abiwatch vm, which is thrown away. */
+/* Global knobs, only in a guest of abiwatch vm, which is thrown away.
+ * Elsewhere each is recorded as a skip of cause vm, never left out, so
+ * that diff folds a guest's "accepted" against a host's skip under the
+ * environment instead of calling the key removed. */
 static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 {
+	bool guest = aw_in_vm_guest();
 	for (size_t i = 0; i < n; i++) {
 		char obs[512];
 		const char *why = sc_writeback_skip(knobs[i]);
@@ -396,6 +406,8 @@ static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 		snprintf(obs, sizeof(obs), "%s.writeback", knobs[i]);
 		if (why)
 			aw_unobserved(ctx, obs, "not tried: %s", why);
+		else if (!guest)
+			aw_skip_cause(ctx, obs, "vm", "a global knob is written back only in an abiwatch vm guest");
 		else
 			write_back(ctx, knobs[i]);
 	}
@@ -451,8 +463,7 @@ static void knob_run(struct aw_ctx *ctx)
 	report_writer(ctx, &wr, aw_child_run(net_ipc_uts_writer, &wr, 20000), "new namespaces");
 	wr.scope = AW_SCOPE_USER;
 	report_writer(ctx, &wr, aw_child_run(user_writer, &wr, 20000), "a new user namespace");
-	if (aw_in_vm_guest())
-		write_back_global(ctx, w.writable, w.nwritable);
+	write_back_global(ctx, w.writable, w.nwritable);
 	for (size_t i = 0; i < w.nwritable; i++)
 		free(w.writable[i]);
 	free(w.writable);
