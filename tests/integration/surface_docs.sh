@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # surface_docs: the catalogue's generated part of the surface section
 # (from "### surface.syscalls:" to the end of docs/catalogue.md) is what
 # scripts/surface-catalogue writes from the family's tables now, so that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_surface: the surface family in Debian's 6.1 and 6.12 cloud kernels,
 # both in QEMU at once (one abiwatch matrix, surface only), as full root
 # with every capability and i386 execution.  In each guest:
