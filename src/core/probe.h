@@ -308,6 +308,15 @@ int aw_sysctl_write_ll(const struct aw_ctx *ctx, const char *knob, long long val
 /* A message for any of those returns. */
 const char *aw_sysctl_strerror(int rc);
 
+/* ---- the kernel configuration ---- */
+
+/* A probe that records configuration options (lib/kconfig.h): items[0]
+ * is "source", where the configuration was read; every other item names
+ * an option in lower case without CONFIG_ ("memcg_v1") and is reported
+ * with its value ("n" when unset).  Without a configuration every item is
+ * skipped with the cause kconfig, giving the reason. */
+void aw_report_kconfig(struct aw_ctx *ctx, const struct aw_item *items);
+
 /* ---- a family's 32-bit helper ---- */
 
 /* A static -m32 program built from src/probes/FAMILY/m32/ into

@@ -4,9 +4,9 @@
  * that decide whether knobs and cgroup controllers exist, so that a knob
  * absent because of configuration is told apart from one the kernel
  * removed (fs.quota.warnings left Debian 6.12 with PRINT_QUOTA_WARNING,
- * not with a removal).  The configuration comes from /proc/config.gz
- * (CONFIG_IKCONFIG_PROC), else /boot/config-RELEASE as distributions
- * install it, else /lib/modules/RELEASE/build/.config.  A digest of the
+ * not with a removal).  The configuration comes from lib/kconfig.h
+ * (/proc/config.gz, else /boot/config-RELEASE, else the build's .config,
+ * shared with the surface family).  A digest of the
  * whole file would change with every unrelated option; the options
  * recorded are the ones the sysctl and cgroup keys depend on.
  *
@@ -25,55 +25,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-#define CONFIG_MAX (16 << 20)
-
-static int gunzip_file(const char *path, char **text, size_t *len)
-{
-	const char *const argv[] = { "gzip", "-dc", path, NULL };
-	struct aw_capture cap = { .out = true, .timeout_s = 10, .max = CONFIG_MAX };
-	struct aw_spawn how = { .in = -1, .out = -1, .err = -1 };
-	if (aw_capture(argv, &how, &cap) != 0)
-		return -errno;
-	if (cap.status != 0 || cap.overflowed) {
-		free(cap.text);
-		return -EIO;
-	}
-	*text = cap.text;
-	*len = cap.len;
-	return 0;
-}
-
-void sc_kconfig_load(struct sc_kconfig *c)
-{
-	struct utsname u;
-	memset(c, 0, sizeof(*c));
-	uname(&u);
-	if (access("/proc/config.gz", R_OK) == 0) {
-		int rc = gunzip_file("/proc/config.gz", &c->text, &c->len);
-		c->source = rc == 0 ? xstrdup("/proc/config.gz")
-				    : xasprintf("/proc/config.gz unreadable: %s", aw_errname(-rc));
-		return;
-	}
-	char *paths[] = { xasprintf("/boot/config-%s", u.release),
-			  xasprintf("/lib/modules/%s/build/.config", u.release) };
-	for (size_t i = 0; i < AW_ARRAY_SIZE(paths) && !c->text; i++)
-		if (aw_file_slurp(paths[i], &c->text, &c->len) == 0)
-			c->source = xstrdup(paths[i]);
-		else
-			c->text = NULL;
-	if (!c->text)
-		c->source = xasprintf("none found: no /proc/config.gz, %s or %s", paths[0], paths[1]);
-	for (size_t i = 0; i < AW_ARRAY_SIZE(paths); i++)
-		free(paths[i]);
-}
-
-void sc_kconfig_free(struct sc_kconfig *c)
-{
-	free(c->text);
-	free(c->source);
-	memset(c, 0, sizeof(*c));
-}
 
 #define OPT(o, why) AW_OBS_ITEM(o, "CONFIG_" why, .change = "the kernel was configured differently: " \
 				 "knobs and controllers that depend on it appear or vanish for that reason")
@@ -100,30 +51,7 @@ static const struct aw_item kconfig_items[] = {
 
 static void kconfig_run(struct aw_ctx *ctx)
 {
-	struct sc_kconfig cfg;
-	sc_kconfig_load(&cfg);
-	if (!cfg.text) {
-		/* The machine's doing (a host without /boot, a guest given
-		 * no config): cause kconfig, so that diff folds it whatever
-		 * release the paths name. */
-		aw_skip_rest_cause(ctx, "kconfig", "no kernel configuration: %s", cfg.source);
-		sc_kconfig_free(&cfg);
-		return;
-	}
-	aw_observe(ctx, "source", "%s", cfg.source);
-	for (const struct aw_item *it = kconfig_items; it->name; it++) {
-		if (strcmp(it->name, "source") == 0)
-			continue;
-		char option[64];
-		size_t i = 0;
-		for (; it->name[i] && i + 1 < sizeof(option); i++)
-			option[i] = (char)(it->name[i] >= 'a' && it->name[i] <= 'z' ? it->name[i] - 32 : it->name[i]);
-		option[i] = '\0';
-		char *v = sc_kconfig_value(cfg.text, cfg.len, option);
-		aw_observe(ctx, it->name, "%s", v ? v : "n");
-		free(v);
-	}
-	sc_kconfig_free(&cfg);
+	aw_report_kconfig(ctx, kconfig_items);
 }
 
 /* ---- the machine ---- */

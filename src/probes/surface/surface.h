@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The surface family: the shape of the ABI swept from tables, so that a
+ * system call, a flag bit or a key of a /proc file that appears or
+ * vanishes is one line of a diff on the day it lands.
+ */
+#ifndef ABIWATCH_SURFACE_H
+#define ABIWATCH_SURFACE_H
+
+#include "core/probe.h"
+
+#define SURFACE_HELPER "abiwatch-surface-m32"
+#define SURFACE_HELPER_MS 90000
+
+extern const struct aw_probe surface_syscalls_probes[];
+extern const struct aw_probe surface_flags_probes[];
+extern const struct aw_probe surface_text_probes[];
+extern const struct aw_probe surface_kconfig_probes[];
+
+#endif
