@@ -2,7 +2,7 @@
 /* libFuzzer target: the sysctl family's readers of what the kernel hands
  * it never crash and keep their promises.  The first byte picks an
  * option name length; the rest is a .config text and a knob's value.
- *   - sc_kconfig_value() finds only what a line really says: its answer
+ *   - aw_kconfig_value() finds only what a line really says: its answer
  *     is "n" for a "# CONFIG_X is not set" line, else the text after
  *     "CONFIG_X=" on a line of the input;
  *   - sc_value_text() refuses exactly the values with control bytes, and
@@ -11,6 +11,7 @@
  * The family's pure logic is compiled in (the fuzz targets link only the
  * core). */
 #include "probes/sysctl/util.c"
+#include "lib/kconfig.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -39,7 +40,7 @@ static void check_config(const char *text, size_t len)
 			option[n++] = *p;
 		option[n] = '\0';
 	}
-	char *v = sc_kconfig_value(text, len, option);
+	char *v = aw_kconfig_value(text, len, option);
 	if (!v)
 		return;
 	char *set = xasprintf("CONFIG_%s=%s", option, v);

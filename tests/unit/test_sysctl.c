@@ -62,47 +62,6 @@ static void test_value_text(void **state)
 	free(t);
 }
 
-static void expect_config(const char *config, const char *option, const char *want)
-{
-	char *v = sc_kconfig_value(config, strlen(config), option);
-	if (!want) {
-		assert_null(v);
-		return;
-	}
-	assert_non_null(v);
-	assert_string_equal(v, want);
-	free(v);
-}
-
-static void test_kconfig(void **state)
-{
-	(void)state;
-	const char *cfg = "#\n# Automatically generated file\n"
-			  "CONFIG_IO_URING=y\n"
-			  "# CONFIG_MEMCG_V1 is not set\n"
-			  "CONFIG_HZ=250\n"
-			  "CONFIG_HZ_250=y\n"
-			  "CONFIG_LSM=\"landlock,lockdown,yama\"\n"
-			  "CONFIG_XFS_FS=m\n"
-			  "# CONFIG_MEMCG_V1_X is not set\n"
-			  "CONFIG_LAST=n";
-	expect_config(cfg, "IO_URING", "y");
-	expect_config(cfg, "MEMCG_V1", "n");
-	expect_config(cfg, "HZ", "250");
-	expect_config(cfg, "HZ_250", "y");
-	expect_config(cfg, "LSM", "\"landlock,lockdown,yama\"");
-	expect_config(cfg, "XFS_FS", "m");
-	expect_config(cfg, "LAST", "n");
-	expect_config(cfg, "IO", NULL);
-	expect_config(cfg, "MEMCG", NULL);
-	expect_config(cfg, "NOPE", NULL);
-	expect_config(cfg, "", NULL);
-	expect_config("", "HZ", NULL);
-	expect_config("CONFIG_HZ", "HZ", NULL);
-	expect_config("# CONFIG_HZ is not se", "HZ", NULL);
-	expect_config("CONFIG_HZ=", "HZ", "");
-}
-
 /* Every knob documented one by one is an item of sysctl.knob, and every
  * such item's knob is in the table that knows its configuration. */
 static void test_known_knobs_are_items(void **state)
@@ -128,7 +87,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skips),
 		cmocka_unit_test(test_value_text),
-		cmocka_unit_test(test_kconfig),
 		cmocka_unit_test(test_known_knobs_are_items),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

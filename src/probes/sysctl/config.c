@@ -18,6 +18,7 @@
 #include "lib/errname.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
+#include "lib/kconfig.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,55 +26,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-#define CONFIG_MAX (16 << 20)
-
-static int gunzip_file(const char *path, char **text, size_t *len)
-{
-	const char *const argv[] = { "gzip", "-dc", path, NULL };
-	struct aw_capture cap = { .out = true, .timeout_s = 10, .max = CONFIG_MAX };
-	struct aw_spawn how = { .in = -1, .out = -1, .err = -1 };
-	if (aw_capture(argv, &how, &cap) != 0)
-		return -errno;
-	if (cap.status != 0 || cap.overflowed) {
-		free(cap.text);
-		return -EIO;
-	}
-	*text = cap.text;
-	*len = cap.len;
-	return 0;
-}
-
-void sc_kconfig_load(struct sc_kconfig *c)
-{
-	struct utsname u;
-	memset(c, 0, sizeof(*c));
-	uname(&u);
-	if (access("/proc/config.gz", R_OK) == 0) {
-		int rc = gunzip_file("/proc/config.gz", &c->text, &c->len);
-		c->source = rc == 0 ? xstrdup("/proc/config.gz")
-				    : xasprintf("/proc/config.gz unreadable: %s", aw_errname(-rc));
-		return;
-	}
-	char *paths[] = { xasprintf("/boot/config-%s", u.release),
-			  xasprintf("/lib/modules/%s/build/.config", u.release) };
-	for (size_t i = 0; i < AW_ARRAY_SIZE(paths) && !c->text; i++)
-		if (aw_file_slurp(paths[i], &c->text, &c->len) == 0)
-			c->source = xstrdup(paths[i]);
-		else
-			c->text = NULL;
-	if (!c->text)
-		c->source = xasprintf("none found: no /proc/config.gz, %s or %s", paths[0], paths[1]);
-	for (size_t i = 0; i < AW_ARRAY_SIZE(paths); i++)
-		free(paths[i]);
-}
-
-void sc_kconfig_free(struct sc_kconfig *c)
-{
-	free(c->text);
-	free(c->source);
-	memset(c, 0, sizeof(*c));
-}
 
 #define OPT(o, why) AW_OBS_ITEM(o, "CONFIG_" why, .change = "the kernel was configured differently: " \
 				 "knobs and controllers that depend on it appear or vanish for that reason")
@@ -100,11 +52,11 @@ static const struct aw_item kconfig_items[] = {
 
 static void kconfig_run(struct aw_ctx *ctx)
 {
-	struct sc_kconfig cfg;
-	sc_kconfig_load(&cfg);
+	struct aw_kconfig cfg;
+	aw_kconfig_load(&cfg);
 	if (!cfg.text) {
 		aw_skip_rest(ctx, "no kernel configuration: %s", cfg.source);
-		sc_kconfig_free(&cfg);
+		aw_kconfig_free(&cfg);
 		return;
 	}
 	aw_observe(ctx, "source", "%s", cfg.source);
@@ -116,11 +68,11 @@ static void kconfig_run(struct aw_ctx *ctx)
 		for (; it->name[i] && i + 1 < sizeof(option); i++)
 			option[i] = (char)(it->name[i] >= 'a' && it->name[i] <= 'z' ? it->name[i] - 32 : it->name[i]);
 		option[i] = '\0';
-		char *v = sc_kconfig_value(cfg.text, cfg.len, option);
+		char *v = aw_kconfig_value(cfg.text, cfg.len, option);
 		aw_observe(ctx, it->name, "%s", v ? v : "n");
 		free(v);
 	}
-	sc_kconfig_free(&cfg);
+	aw_kconfig_free(&cfg);
 }
 
 /* ---- the machine ---- */

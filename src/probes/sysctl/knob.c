@@ -17,6 +17,7 @@
  * `abiwatch vm` guest (aw_in_vm_guest()), which is thrown away.
  */
 #include "sysctl.h"
+#include "lib/kconfig.h"
 #include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
@@ -407,8 +408,8 @@ static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
  * that "absent (CONFIG_X=y)" reads as removed, not configured out. */
 static void report_absent(struct aw_ctx *ctx)
 {
-	struct sc_kconfig cfg;
-	sc_kconfig_load(&cfg);
+	struct aw_kconfig cfg;
+	aw_kconfig_load(&cfg);
 	for (const struct aw_item *it = knob_items; it->name; it++) {
 		size_t len = strlen(it->name);
 		if (aw_item_is_pattern(it) || len < 6 || strcmp(it->name + len - 6, ".value") != 0 ||
@@ -419,7 +420,7 @@ static void report_absent(struct aw_ctx *ctx)
 		for (size_t k = 0; k < sc_nknown_knobs; k++)
 			if (strcmp(sc_known_knobs[k].knob, knob) == 0)
 				option = sc_known_knobs[k].config;
-		char *set = option && cfg.text ? sc_kconfig_value(cfg.text, cfg.len, option) : NULL;
+		char *set = option && cfg.text ? aw_kconfig_value(cfg.text, cfg.len, option) : NULL;
 		if (set)
 			aw_observe(ctx, it->name, "absent (CONFIG_%s=%s)", option, set);
 		else
@@ -427,7 +428,7 @@ static void report_absent(struct aw_ctx *ctx)
 		free(set);
 		free(knob);
 	}
-	sc_kconfig_free(&cfg);
+	aw_kconfig_free(&cfg);
 }
 
 static void knob_run(struct aw_ctx *ctx)

@@ -27,11 +27,6 @@ const char *sc_writeback_skip(const char *name);
  * newline and tab: a binary value.  malloc'd. */
 char *sc_value_text(const char *buf, size_t len);
 
-/* The value of CONFIG_<option> in the text of a kernel .config: "y",
- * "m", a number or string as written, "n" for "# CONFIG_X is not set",
- * or NULL when the text does not mention it.  malloc'd. */
-char *sc_kconfig_value(const char *config, size_t len, const char *option);
-
 /* Knobs documented one by one (items of their own before the pattern):
  * the CONFIG option without which the kernel has no such knob, if one. */
 struct sc_known {
@@ -40,16 +35,6 @@ struct sc_known {
 };
 extern const struct sc_known sc_known_knobs[];
 extern const size_t sc_nknown_knobs;
-
-/* The kernel configuration this run sees: its text (NULL when none was
- * found) and where it came from, or why there is none. */
-struct sc_kconfig {
-	char *text;
-	size_t len;
-	char *source;
-};
-void sc_kconfig_load(struct sc_kconfig *c);
-void sc_kconfig_free(struct sc_kconfig *c);
 
 extern const struct aw_probe sc_knob_probes[], sc_config_probes[], sc_machine_probes[],
 	sc_scopes_probes[];

@@ -96,41 +96,6 @@ char *sc_value_text(const char *buf, size_t len)
 	return out;
 }
 
-/* One line of a .config: "CONFIG_X=v" or "# CONFIG_X is not set". */
-static char *config_line(const char *line, size_t len, const char *option)
-{
-	size_t olen = strlen(option);
-	if (len > 2 && strncmp(line, "# ", 2) == 0) {
-		const char *tail = " is not set";
-		size_t tlen = strlen(tail);
-		if (len == 2 + 7 + olen + tlen && strncmp(line + 2, "CONFIG_", 7) == 0 &&
-		    strncmp(line + 9, option, olen) == 0 && strncmp(line + 9 + olen, tail, tlen) == 0)
-			return xstrdup("n");
-		return NULL;
-	}
-	/* a NUL is no part of a .config: such a line says nothing */
-	if (len > 7 + olen && strncmp(line, "CONFIG_", 7) == 0 &&
-	    strncmp(line + 7, option, olen) == 0 && line[7 + olen] == '=' &&
-	    !memchr(line, '\0', len))
-		return strndup(line + 8 + olen, len - 8 - olen);
-	return NULL;
-}
-
-char *sc_kconfig_value(const char *config, size_t len, const char *option)
-{
-	if (!*option)
-		return NULL;
-	for (size_t i = 0; i < len;) {
-		const char *nl = memchr(config + i, '\n', len - i);
-		size_t l = nl ? (size_t)(nl - (config + i)) : len - i;
-		char *v = config_line(config + i, l, option);
-		if (v)
-			return v;
-		i += l + 1;
-	}
-	return NULL;
-}
-
 /* The knobs the catalogue documents one by one, and the option that
  * makes them (kernel Kconfig files; "NULL": built whenever sysctl is). */
 const struct sc_known sc_known_knobs[] = {
