@@ -152,7 +152,10 @@ static void tiocsti_run(struct aw_ctx *ctx)
 		aw_observe(ctx, "config", "%s", v ? v : "absent");
 		free(v);
 	} else {
-		aw_unobserved(ctx, "config", "no kernel configuration: %s", cfg.source);
+		/* cfg.source names the release: a reason that would differ
+		 * between kernels for no change of theirs */
+		aw_unobserved(ctx, "config", "no kernel configuration here (no /proc/config.gz, "
+			      "/boot/config-RELEASE or build/.config)");
 	}
 	aw_kconfig_free(&cfg);
 
