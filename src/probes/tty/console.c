@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The virtual console's selection (TIOCLINUX, ioctl_console(2)), which
- * gpm and Emacs' console mouse support use.  8d1b43f6a6df ("tty: restrict
- * TIOCLINUX selection to CAP_SYS_ADMIN", 6.7, against the copy and paste
- * of TIOCSTI-like input) made TIOCL_SETSEL need CAP_SYS_ADMIN in every
- * mode, which hid Emacs' mouse pointer on the console; the December 2024
- * fix ("tty: Permit some TIOCL_SETSEL modes without CAP_SYS_ADMIN", Cc
- * stable) let TIOCL_SELCLEAR, TIOCL_SELPOINTER and TIOCL_SELMOUSEREPORT
- * through again.  Without CAP_SYS_ADMIN TIOCLINUX also wants the console
+ * gpm and Emacs' console mouse support use.  8d1b43f6a6df ("tty:
+ * Restrict access to TIOCLINUX' copy-and-paste subcommands", 6.7, against
+ * TIOCSTI-like input through the selection) made TIOCL_SETSEL,
+ * TIOCL_PASTESEL and TIOCL_SELLOADLUT need CAP_SYS_ADMIN, which hid
+ * Emacs' mouse pointer on the console; 2f83e38a095f ("tty: Permit some
+ * TIOCL_SETSEL modes without CAP_SYS_ADMIN", December 2024, Cc stable)
+ * let TIOCL_SELCLEAR, TIOCL_SELPOINTER and, inconsistently,
+ * TIOCL_SELMOUSEREPORT through again, and its author's follow-up "tty:
+ * Require CAP_SYS_ADMIN for all usages of TIOCL_SELMOUSEREPORT" (2025)
+ * took SELMOUSEREPORT back: only the mouse daemon, privileged, needs it.
+ * Without CAP_SYS_ADMIN TIOCLINUX also wants the console
  * to be the caller's controlling terminal, so the unprivileged calls are
  * made by a child that opened /dev/tty1 as its session's terminal and
  * then dropped the capability.  KDGKBTYPE (console_ioctl(4)) is what
@@ -136,7 +140,7 @@ static void console_run(struct aw_ctx *ctx)
 }
 
 static const char *const console_tags[] = {
-	"linux-git:8d1b43f6a6df", "man:ioctl_console(2)", "man:console_ioctl(4)", NULL,
+	"linux-git:8d1b43f6a6df", "linux-git:2f83e38a095f", "man:ioctl_console(2)", "man:console_ioctl(4)", NULL,
 };
 static const char *const console_kconfig[] = { "CONFIG_VT", NULL };
 
