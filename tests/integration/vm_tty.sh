@@ -96,7 +96,8 @@ for s in "$tmp"/m/*.snapshot; do
 		expect "${CHANGED[i]}" "${CHANGED[i + col]}"
 	done
 done
-((guests == 2)) && report ok "a snapshot of each guest" || report bad "$guests guest snapshots, expected 2"
+((guests == 2)) && report ok "a snapshot of each guest" ||
+	{ report bad "$guests guest snapshots, expected 2"; tail -n 30 "$tmp/out"; cat "$tmp"/m/*.console 2>/dev/null | tail -n 30; }
 
 # The diff between the two guests: the changed items and nothing else.
 diffs=("$tmp"/m/*.diff)
