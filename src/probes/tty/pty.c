@@ -260,6 +260,10 @@ static void hangup_run(struct aw_ctx *ctx)
 	close(s);
 }
 
+/* What an ioctl the kernel does not know gives. */
+static const char *const unknown_ioctl[] = { "ENOTTY", "EINVAL", NULL };
+static const char *const absent_knob[] = { "absent", NULL };
+
 /* ---- packet ---- */
 
 static const struct aw_item packet_items[] = {
@@ -270,7 +274,8 @@ static const struct aw_item packet_items[] = {
 		    "TCIOFLUSH), or the errno"),
 	AW_OBS_ITEM("stop", "packet mode: after tcflow(slave, TCOOFF)"),
 	AW_OBS_ITEM("start", "packet mode: after tcflow(slave, TCOON)"),
-	AW_OBS_ITEM("tiocgpkt", "TIOCGPKT on the master in packet mode (3.8), or the errno"),
+	AW_OBS_ITEM("tiocgpkt", "TIOCGPKT on the master in packet mode (3.8), or the errno",
+		    .absent = unknown_ioctl),
 	AW_ITEMS_END
 };
 
@@ -317,14 +322,14 @@ out:
 
 static const struct aw_item ptmx_items[] = {
 	AW_OBS_ITEM("ptpeer", "TIOCGPTPEER on a master: the slave of the same pty, or the errno",
-		    .change = "containers opening the slave without a path lookup (runc, LXC) fall back "
-		    "to ptsname"),
+		    .absent = unknown_ioctl, .change = "containers opening the slave without a path "
+		    "lookup (runc, LXC) fall back to ptsname"),
 	AW_OBS_ITEM("ptpeer.on_slave", "TIOCGPTPEER on a slave", .object = "ptpeer"),
 	AW_OBS_ITEM("ptn.first", "TIOCGPTN of the first master of a fresh instance", .object = "ptn"),
 	AW_OBS_ITEM("ptn.second", "TIOCGPTN of the second", .object = "ptn"),
 	AW_OBS_ITEM("ptn.reuse", "TIOCGPTN of a third opened after the first closed", .object = "ptn"),
 	AW_OBS_ITEM("lock.initial", "TIOCGPTLCK of a fresh master (1: locked until unlockpt)",
-		    .object = "lock"),
+		    .object = "lock", .absent = unknown_ioctl),
 	AW_OBS_ITEM("lock.open_locked", "opening the slave of a locked master", .object = "lock",
 		    .change = "programs that open the slave before unlockpt(3) start working or fail"),
 	AW_OBS_ITEM("lock.open_unlocked", "opening it after TIOCSPTLCK 0", .object = "lock"),
@@ -332,7 +337,7 @@ static const struct aw_item ptmx_items[] = {
 		    .object = "limits"),
 	AW_OBS_ITEM("pty_max", "kernel.pty.max", .object = "limits", .unit = "ptys"),
 	AW_OBS_ITEM("pty_reserve", "kernel.pty.reserve: ptys only the initial instance may use "
-		    "(absent before 4.6)", .object = "limits", .unit = "ptys"),
+		    "(absent before 4.6)", .object = "limits", .unit = "ptys", .absent = absent_knob),
 	AW_OBS_ITEM("pty_nr_delta", "what opening two pairs of the probe's own instance adds to "
 		    "kernel.pty.nr (the count is the machine's)", .object = "limits", .unit = "ptys"),
 	AW_ITEMS_END

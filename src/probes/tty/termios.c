@@ -66,6 +66,9 @@ static const char *const cc_names[KERNEL_NCCS] = {
 	"VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2",
 };
 
+/* What an ioctl the kernel does not know gives. */
+static const char *const unknown_ioctl[] = { "ENOTTY", "EINVAL", NULL };
+
 static const struct aw_item termios_items[] = {
 	END_ITEMS("slave"),
 	AW_CHECK_ITEM("master_is_slave", "TCGETS on the master gives the slave's termios (the tty "
@@ -79,7 +82,7 @@ static const struct aw_item termios_items[] = {
 	AW_CHECK_ITEM("compat32.winsize_native", "the size the 32-bit helper set is the one a "
 		      "64-bit TIOCGWINSZ sees", .object = "compat32"),
 	AW_OBS_ITEM("compat32.tcgets2", "a 32-bit TCGETS2: the termios2 speeds, or the errno",
-		    .object = "compat32", .change = "32-bit programs asking for arbitrary baud rates "
+		    .object = "compat32", .absent = unknown_ioctl, .change = "32-bit programs asking for arbitrary baud rates "
 		    "(termios2) get another answer"),
 	AW_ITEMS_END
 };
