@@ -11,6 +11,7 @@
  * The family's pure logic is compiled in (the fuzz targets link only the
  * core). */
 #include "probes/sysctl/util.c"
+#include "lib/kconfig.h"
 
 #include <assert.h>
 #include <stdint.h>

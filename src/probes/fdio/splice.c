@@ -10,13 +10,16 @@
  * by seq_read alone (/proc/self/status).  A pty pair stands for the tty:
  * the slave is raw, both ends are non-blocking, and n_tty flushes its
  * input work before it reports nothing to read, so a splice right after
- * the other end's write sees the data (no timing decides).  /proc and
+ * the other end's write sees the data (no timing decides).  The pair
+ * comes from a devpts instance of the probe's own (lib/pty.h), never from
+ * the host's /dev/pts.  /proc and
  * /sys are only read, never written.
  */
 #include "fdio.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
+#include "lib/pty.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +29,6 @@
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
-#include <termios.h>
 #include <unistd.h>
 
 #define FILE_DATA "abiwatch\n" /* 9 bytes */
@@ -103,22 +105,20 @@ static void drain(int fd)
 		;
 }
 
-static int open_pty(struct fds *f)
+/* A raw pty pair from a devpts instance of the probe's own (lib/pty.h),
+ * so that the host's /dev/pts never holds it. */
+static int open_pty(struct aw_ctx *ctx, struct fds *f)
 {
-	struct termios t;
+	char dir[512];
 
-	f->master = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (f->master < 0 || grantpt(f->master) != 0 || unlockpt(f->master) != 0)
-		return -errno;
-	const char *name = ptsname(f->master);
-	f->slave = name ? open(name, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) : -1;
-	if (f->slave < 0 || tcgetattr(f->slave, &t) != 0)
-		return -errno;
-	cfmakeraw(&t);
-	return tcsetattr(f->slave, TCSANOW, &t) == 0 ? 0 : -errno;
+	snprintf(dir, sizeof(dir), "%s/pts", aw_tmpdir(ctx));
+	int rc = aw_devpts_mount(dir, NULL);
+	if (rc == 0)
+		rc = aw_pty_open(dir, O_NONBLOCK, &f->master, &f->slave, NULL);
+	return rc == 0 ? aw_pty_raw(f->slave) : rc;
 }
 
-static int open_fds(struct fds *f)
+static int open_fds(struct aw_ctx *ctx, struct fds *f)
 {
 	if (pipe2(f->pipe, O_NONBLOCK | O_CLOEXEC) != 0 || pipe2(f->pipe2, O_NONBLOCK | O_CLOEXEC) != 0 ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, f->sock) != 0)
@@ -127,7 +127,7 @@ static int open_fds(struct fds *f)
 	f->out = aw_anon_file("fdio-dest");
 	if (f->file < 0 || f->out < 0 || write(f->file, FILE_DATA, 9) != 9)
 		return -errno;
-	return open_pty(f);
+	return open_pty(ctx, f);
 }
 
 static void close_fds(struct fds *f)
@@ -282,7 +282,7 @@ static void pseudo_cases(struct aw_ctx *ctx, struct fds *f)
 static void splice_run(struct aw_ctx *ctx)
 {
 	struct fds f = { -1, -1, { -1, -1 }, { -1, -1 }, { -1, -1 }, -1, -1 };
-	int rc = open_fds(&f);
+	int rc = open_fds(ctx, &f);
 
 	if (rc != 0)
 		aw_error_rest(ctx, "setting up the pty, pipes, socket and files: %s", aw_errname(rc));

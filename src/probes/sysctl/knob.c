@@ -17,6 +17,7 @@
  * `abiwatch vm` guest (aw_in_vm_guest()), which is thrown away.
  */
 #include "sysctl.h"
+#include "lib/kconfig.h"
 #include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
