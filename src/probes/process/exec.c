@@ -84,7 +84,7 @@ static const struct aw_item exec_items[] = {
 	AW_OBS_ITEM("args.max_strlen", "the longest single argument execve() accepts, its NUL included (MAX_ARG_STRLEN)",
 		    .change = "command lines with one long argument (a shell -c script, a long -D list) fail with E2BIG", .unit = "B",
 		    .object = "args"),
-	AW_OBS_ITEM("args.count_8m", "how many 4 KiB arguments execve() accepts with RLIMIT_STACK 8 MiB",
+	AW_OBS_ITEM("args.count_1m", "how many 4 KiB arguments execve() accepts with RLIMIT_STACK 1 MiB (a quarter of it)",
 		    .change = "xargs, make and build systems sizing command lines by ARG_MAX meet E2BIG sooner or later",
 		    .unit = "arguments", .object = "args"),
 	AW_OBS_ITEM("args.count_256k", "how many 4 KiB arguments execve() accepts with RLIMIT_STACK 256 KiB (the 32-page floor)",
@@ -297,28 +297,30 @@ static void args_items(struct aw_ctx *ctx, const char *dir)
 	if (rc == 0 && (rc = args_run(dir, 1, 2, 0)) != 0)
 		rc = rc > 0 ? -rc : -EIO;
 	if (rc) {
-		for (const char *const *it = (const char *const[]){ "args.max_strlen", "args.count_8m", "args.count_256k",
+		for (const char *const *it = (const char *const[]){ "args.max_strlen", "args.count_1m", "args.count_256k",
 				"args.beyond", NULL }; *it; it++)
 			aw_error(ctx, *it, "a program with one argument does not run: %s", aw_errname(rc));
 		return;
 	}
 	int beyond;
-	long v = bisect(dir, 2, 1L << 22, true, 8UL << 20, &beyond);
+	/* below 64 KiB every kernel takes one string (32 pages of 4 KiB at
+	 * least); a quarter of 8 MiB bounds the search from above */
+	long v = args_run(dir, 1, 64 << 10, 8UL << 20) ? -1 : bisect(dir, 64 << 10, 2L << 20, true, 8UL << 20, &beyond);
 	if (v < 0)
-		aw_unobserved(ctx, "args.max_strlen", "no E2BIG up to 4 MiB, or another errno");
+		aw_unobserved(ctx, "args.max_strlen", "a 64 KiB string is refused, or no E2BIG up to 2 MiB");
 	else
 		aw_observe_long(ctx, "args.max_strlen", v);
-	v = bisect(dir, 1, 4096, false, 8UL << 20, &beyond);
+	v = bisect(dir, 1, 1024, false, 1UL << 20, &beyond);
 	if (v < 0) {
-		aw_unobserved(ctx, "args.count_8m", "no E2BIG up to 4096 arguments, or another errno");
+		aw_unobserved(ctx, "args.count_1m", "no E2BIG up to 1024 arguments, or another errno");
 		aw_unobserved(ctx, "args.beyond", "no boundary");
 	} else {
-		aw_observe_long(ctx, "args.count_8m", v);
+		aw_observe_long(ctx, "args.count_1m", v);
 		aw_observe(ctx, "args.beyond", "%s", beyond ? aw_errname(beyond) : "runs");
 	}
-	v = bisect(dir, 1, 4096, false, 256UL << 10, &beyond);
+	v = bisect(dir, 1, 1024, false, 256UL << 10, &beyond);
 	if (v < 0)
-		aw_unobserved(ctx, "args.count_256k", "no E2BIG up to 4096 arguments, or another errno");
+		aw_unobserved(ctx, "args.count_256k", "no E2BIG up to 1024 arguments, or another errno");
 	else
 		aw_observe_long(ctx, "args.count_256k", v);
 }

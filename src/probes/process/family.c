@@ -11,7 +11,7 @@
 #include "process.h"
 
 static const struct aw_probe *const tables[] = {
-	process_exec_probes, process_personality_probes, process_signal_probes, process_ptrace_probes, process_procfs_probes, process_userns_probes, NULL,
+	process_exec_probes, process_personality_probes, process_signal_probes, process_ptrace_probes, process_procfs_probes, process_userns_probes, process_pidfd_probes, NULL,
 };
 
 static const struct aw_family process_family = {
