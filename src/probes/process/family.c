@@ -11,13 +11,14 @@
 #include "process.h"
 
 static const struct aw_probe *const tables[] = {
-	process_exec_probes, process_personality_probes, process_signal_probes, process_ptrace_probes, process_procfs_probes, process_userns_probes, process_pidfd_probes, NULL,
+	process_exec_probes, process_personality_probes, process_signal_probes, process_ptrace_probes, process_procfs_probes, process_userns_probes, process_pidfd_probes, process_compat32_probes, NULL,
 };
 
 static const struct aw_family process_family = {
 	.name = "process",
 	.summary = "exec, personality, signals, ptrace and wait, /proc/PID text, user namespaces, pidfd and clone3",
 	.tables = tables,
+	.helper32 = PROCESS_HELPER,
 };
 
 AW_FAMILY(process_family);
