@@ -52,14 +52,12 @@ static void uname_items(void)
 	personality((unsigned long)old);
 }
 
-static volatile sig_atomic_t on_altstack;
+static volatile uintptr_t handler_sp; /* an address on the handler's stack */
 
 static void alt_handler(int sig)
 {
-	stack_t ss;
-	(void)sig;
-	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
-		on_altstack = 1;
+	volatile char here = (char)sig;
+	handler_sp = (uintptr_t)&here;
 }
 
 static void altstack_items(void)
@@ -108,7 +106,8 @@ static void altstack_items(void)
 	/* a frame larger than the stack faults on the guard page: the
 	 * helper dies, and the probe reports what it left out */
 	raise(SIGUSR1);
-	aw_out_expect("altstack_at_minsigstksz", on_altstack, "the handler did not run on the %lu-byte stack", min);
+	aw_out_expect("altstack_at_minsigstksz", handler_sp >= (uintptr_t)ss.ss_sp && handler_sp < (uintptr_t)ss.ss_sp + min,
+			"the handler %s on the %lu-byte stack", handler_sp ? "ran, but not" : "did not run", min);
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
 }
