@@ -17,15 +17,15 @@
  *   stack (elf(5), setup_arg_pages).  The personality after exec shows
  *   whether READ_IMPLIES_EXEC came with it.
  * - ET_DYN without PT_INTERP (a static PIE): runs; where it lands with
- *   ADDR_NO_RANDOMIZE (ELF_ET_DYN_BASE for such files, eab09532d400,
- *   4.13).
+ *   ADDR_NO_RANDOMIZE (the mmap base for such files since 4.13's
+ *   "binfmt_elf: use ELF_ET_DYN_BASE only for PIE").
  * - The auxiliary vector's keys (getauxval(3)): AT_MINSIGSTKSZ on x86
  *   (1c33bb050712, 5.14), AT_RSEQ_FEATURE_SIZE and AT_RSEQ_ALIGN
- *   (317c8194e6ae, 6.3), AT_HWCAP2 (x86: 0274f9551eff, 4.11).
+ *   (317c8194e6ae, 6.3, part of ee3e3ac05c26's extensible rseq ABI), AT_HWCAP2 (x86: 0274f9551eff, 4.11).
  * - Argument limits (execve(2) "Limits on size of arguments and
  *   environment"): one string at most MAX_ARG_STRLEN (32 pages), all of
  *   them at most a quarter of RLIMIT_STACK, at least 32 pages
- *   (b6a2fea39318, 2.6.23), beyond that E2BIG.
+ *   (2.6.23), beyond that E2BIG.
  */
 #include "process.h"
 #include "elf.h"
@@ -339,8 +339,8 @@ static void exec_run(struct aw_ctx *ctx)
 
 static const char *const exec_tags[] = {
 	"linux-git:4ed28639519c", "linux-git:b212921b13bd", "linux-git:5f501d555653",
-	"linux-git:9fccc5c0c99f", "linux-git:eab09532d400", "linux-git:1c33bb050712",
-	"linux-git:317c8194e6ae", "linux-git:b6a2fea39318", "man:execve(2)", "man:elf(5)",
+	"linux-git:9fccc5c0c99f", "linux-git:1c33bb050712",
+	"linux-git:317c8194e6ae", "linux-git:ee3e3ac05c26", "man:execve(2)", "man:elf(5)",
 	"man:getauxval(3)", NULL,
 };
 

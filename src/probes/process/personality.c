@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * personality(2) flags programs still set (personality(2), setarch(8)):
- * - UNAME26 (be27425dcc51, 3.1): uname() reports "2.6.(40+x)" for 3.x
+ * - UNAME26 (3.1): uname() reports "2.6.(40+x)" for 3.x
  *   so that binary-only tools matching "2.6." keep working (LWN 451476);
  *   for a 6.x kernel override_release() adds 60 to the minor number;
  * - READ_IMPLIES_EXEC: every PROT_READ mmap() is executable too
@@ -190,7 +190,7 @@ static void personality_run(struct aw_ctx *ctx)
 }
 
 static const char *const personality_tags[] = {
-	"linux-git:be27425dcc51", "man:personality(2)", "man:setarch(8)", NULL,
+	"man:personality(2)", "man:setarch(8)", NULL,
 };
 
 const struct aw_probe process_personality_probes[] = {

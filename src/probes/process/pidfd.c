@@ -6,15 +6,16 @@
  * pidfd_getfd(2), clone3 in clone(2), PR_SET_CHILD_SUBREAPER in
  * prctl(2)):
  * - pidfd_send_signal (3eb39f47934f, 5.1);
- * - PIDFD_NONBLOCK (4da9af0014b5, 5.10): waitid(P_PIDFD) on a running
+ * - PIDFD_NONBLOCK (5.10, "pidfd: support PIDFD_NONBLOCK in
+ *   pidfd_open()"): waitid(P_PIDFD) on a running
  *   child fails with EAGAIN instead of blocking;
- * - pidfd_getfd (8649c322f75c, 5.6);
+ * - pidfd_getfd (5.6);
  * - PIDFD_THREAD (64bef697d33b, 6.9): a pidfd of one thread;
  * - clone3's CLONE_INTO_CGROUP (ef2c41cf38a7, 5.7), told known by the
  *   EBADF of a descriptor that is none rather than EINVAL, so that no
  *   process is made in any cgroup; CLONE_CLEAR_SIGHAND (b612e5df4587,
  *   5.5): the child's handlers are reset to the default;
- * - an orphan's new parent: the nearest subreaper (ebec18a6d3aa, 3.4),
+ * - an orphan's new parent: the nearest subreaper (3.4),
  *   else the PID namespace's init.
  */
 #include "process.h"
@@ -269,9 +270,9 @@ static void pidfd_run(struct aw_ctx *ctx)
 }
 
 static const char *const pidfd_tags[] = {
-	"linux-git:3eb39f47934f", "linux-git:4da9af0014b5", "linux-git:8649c322f75c",
+	"linux-git:3eb39f47934f",
 	"linux-git:64bef697d33b", "linux-git:ef2c41cf38a7", "linux-git:b612e5df4587",
-	"linux-git:ebec18a6d3aa", "man:pidfd_open(2)", "man:pidfd_getfd(2)", "man:clone(2)", "man:prctl(2)", NULL,
+	"man:pidfd_open(2)", "man:pidfd_getfd(2)", "man:clone(2)", "man:prctl(2)", NULL,
 };
 
 const struct aw_probe process_pidfd_probes[] = {

@@ -3,19 +3,22 @@
  * /proc/PID text that ps, top, debuggers and monitoring agents parse
  * (proc(5), Documentation/filesystems/proc.rst):
  * - the keys of /proc/self/status, each an item of its own, so that a
- *   key that appears or vanishes is one line of the diff (Untag_mask came
- *   with x86 LAM in 6.4, x86_Thread_features with shadow stacks in 6.6);
+ *   key that appears or vanishes is one line of the diff (untag_mask came
+ *   with x86 LAM in 6.4, f7d304343b9d; x86_Thread_features and
+ *   x86_Thread_features_locked with shadow stacks in 6.6, d21da223567e;
+ *   Kthread in 6.10, "fs/proc: add Kthread flag to /proc/$pid/status");
  * - the number of fields of /proc/self/stat (52 since 3.5's exit_code);
  * - /proc/self/cmdline after a setproctitle()-style rewrite that fills
  *   the argument area and spills into the environment: 5ab827189965
  *   (4.18) rewrote the reader and cut such titles; 3d712546d8ba (5.3,
- *   Linus, "proc: re-introduce the setproctitle() special case" in
- *   spirit) reads on into the environment when the last byte of the
+ *   Linus's rewrite of the special case) reads on into the environment when the last byte of the
  *   argument area is not NUL;
  * - the bracketed names of special mappings in /proc/self/maps ([stack],
- *   [vdso], [vvar]; [vvar_vclock] from 6.14's generic vDSO data pages);
+ *   [vdso], [vvar], and [vvar_vclock] of later kernels), in address
+ *   order, which 3c6539b4c177 (6.9, "x86/vdso: Move vDSO to mmap
+ *   region") changed: the vDSO lies below the stack since;
  * - [anon:NAME] after prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME)
- *   (9a10064f5625, 5.17, CONFIG_ANON_VMA_NAME), and [anon_shmem:NAME] for
+ *   (5.17, CONFIG_ANON_VMA_NAME), and [anon_shmem:NAME] for
  *   shared anonymous memory (d09e8ca6cb93, 6.2; EBADF before).
  */
 #include "process.h"
@@ -239,8 +242,9 @@ static void procfs_run(struct aw_ctx *ctx)
 }
 
 static const char *const procfs_tags[] = {
-	"linux-git:5ab827189965", "linux-git:3d712546d8ba", "linux-git:9a10064f5625",
-	"linux-git:d09e8ca6cb93", "man:proc(5)", NULL,
+	"linux-git:5ab827189965", "linux-git:3d712546d8ba",
+	"linux-git:d09e8ca6cb93", "linux-git:3c6539b4c177", "linux-git:f7d304343b9d",
+	"linux-git:d21da223567e", "man:proc(5)", NULL,
 };
 
 const struct aw_probe process_procfs_probes[] = {

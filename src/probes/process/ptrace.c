@@ -4,14 +4,13 @@
  * ptrace(2)):
  * - waitid() by a tracer that is also the parent: it reaps its traced
  *   child with P_ALL and WEXITED, and takes __WALL, since Oleg Nesterov's
- *   change in 4.7 (bf959931ddb8 "wait/ptrace: assume __WALL if the child
- *   is traced", 91c4e8ea8f05 "wait: allow sys_waitid() to accept
- *   __WNOTHREAD/__WCLONE/__WALL"), which his changelog calls an ABI
+ *   change in 4.7 ("wait/ptrace: assume __WALL if the child is traced", "wait:
+ *   allow sys_waitid() to accept __WNOTHREAD/__WCLONE/__WALL"), which his changelog calls an ABI
  *   change that might break something (LWN 688624);
- * - waitid(P_PIDFD) (3695eae5fee0, 5.4);
+ * - waitid(P_PIDFD) (5.4);
  * - PTRACE_GET_SYSCALL_INFO (201766a20e30, 5.3): its size at a
  *   syscall-entry stop, the call's number and the tracee's arch;
- * - PTRACE_O_EXITKILL (992fb6e17063, 3.8): the tracee dies with its
+ * - PTRACE_O_EXITKILL (3.8): the tracee dies with its
  *   tracer;
  * - PTRACE_GET_RSEQ_CONFIGURATION (90f093fa8ea4, 5.13), for CRIU and
  *   checkpointing: its size, or EIO where the request is unknown;
@@ -257,8 +256,7 @@ static void ptrace_run(struct aw_ctx *ctx)
 }
 
 static const char *const ptrace_tags[] = {
-	"linux-git:bf959931ddb8", "linux-git:91c4e8ea8f05", "linux-git:3695eae5fee0",
-	"linux-git:201766a20e30", "linux-git:992fb6e17063", "linux-git:90f093fa8ea4",
+	"linux-git:201766a20e30", "linux-git:90f093fa8ea4",
 	"man:wait(2)", "man:ptrace(2)", NULL,
 };
 

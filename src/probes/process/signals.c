@@ -16,7 +16,7 @@
  * - fcntl(2) F_SETSIG: si_code of the SIGIO-style signal: POLL_IN for a
  *   signal of F_SETSIG, SI_KERNEL for plain SIGIO, and SI_SIGIO for a
  *   signal that has codes of its own (SIGCHLD), since Eric Biederman's
- *   "fcntl: Don't use ambiguous SIG_POLL si_codes" (d08477aa975e, 4.15).
+ *   "fcntl: Don't use ambiguous SIG_POLL si_codes" (4.15).
  * - RLIMIT_SIGPENDING bounds the signals a user has queued (getrlimit(2)):
  *   sigqueue(3) past it fails with EAGAIN, while kill(2) (si_code >= 0)
  *   passes it (__send_signal_locked's override_rlimit).  The count is
@@ -361,7 +361,7 @@ static void signal_run(struct aw_ctx *ctx)
 
 static const char *const signal_tags[] = {
 	"linux-git:00b06da29cf9", "linux-git:e349d945fac7", "linux-git:fcb116bc43c8",
-	"linux-git:1c33bb050712", "linux-git:d08477aa975e", "man:ptrace(2)", "man:signal(7)",
+	"linux-git:1c33bb050712", "man:ptrace(2)", "man:signal(7)",
 	"man:sigaltstack(2)", "man:fcntl(2)", NULL,
 };
 
