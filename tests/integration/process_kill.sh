@@ -23,7 +23,9 @@ rounds=${ROUNDS:-8}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-pkill.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 tag=ABIWATCH_PROCESS_KILL=$$
-export HOST_STATE_TAG=$tag HOST_STATE_TMPDIRS=$tmp
+# mounts, loop devices and FUSE connections apart: this family makes none,
+# and on a shared machine other tests' come and go meanwhile
+export HOST_STATE_TAG=$tag HOST_STATE_TMPDIRS=$tmp HOST_STATE_SKIP="mount loop fuse"
 tests/lib/host-state >"$tmp/before" 2>/dev/null
 
 session() { ps -eo sid=,pid=,stat=,comm= | awk -v s="$1" '$1 == s'; }
