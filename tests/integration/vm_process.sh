@@ -27,6 +27,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
+. tests/lib/process-values.sh
 
 . tests/lib/vm-kernels.sh
 [[ -x build/m32/abiwatch-process-m32 ]] || skip "no build/m32/abiwatch-process-m32 (make m32)"
@@ -48,60 +49,11 @@ both() { # snapshot
 	local bad
 	bad=$(grep -E '^(check|unobserved)\.process\..* = (error|fail|timeout|skip)' "$1")
 	[[ -z $bad ]] && report ok "no process item failed, erred or was skipped" || report bad "$bad"
-	local k
-	for k in plain overlap dyn; do expect "obs.process.exec.elf.$k" runs; done
+	process_expect_same
 	expect obs.process.exec.elf.below_min "killed by SIGSEGV"
-	expect obs.process.exec.elf.stack_default rw-p
-	expect obs.process.exec.elf.stack_rw rw-p
-	expect obs.process.exec.elf.stack_rwx rwxp
-	expect obs.process.exec.elf.personality_default 0x40000
 	expect obs.process.exec.elf.dyn_load 0x7ffff7ffe000
-	expect obs.process.exec.elf.stack_top 0x7ffffffff000
-	expect obs.process.exec.args.max_strlen 131072
-	expect obs.process.exec.args.count_1m 63
-	expect obs.process.exec.args.count_256k 31
-	expect obs.process.exec.args.beyond E2BIG
-	expect obs.process.exec.auxv.minsigstksz present
-	expect obs.process.exec.auxv.hwcap2 present
-	for k in uname26.prefix uname26.rest addr_no_randomize.same_layout; do expect "check.process.personality.$k" pass; done
-	expect obs.process.personality.uname26.offset 60
-	expect obs.process.personality.read_implies_exec.mmap r-xp
-	expect obs.process.personality.linux32.machine i686
-	for k in segv_blocked_traced segv_ignored_traced; do
-		expect "obs.process.signals.forced.$k" "signal-delivery-stop SIGSEGV, then killed by SIGSEGV"
-	done
-	expect obs.process.signals.forced.trap_blocked_traced "signal-delivery-stop SIGTRAP, then killed by SIGTRAP"
-	expect obs.process.signals.forced.segv_blocked "killed by SIGSEGV"
-	expect obs.process.signals.rt.nsig 64
-	expect obs.process.signals.rt.first_queued 32
-	expect obs.process.signals.altstack.min 2048
-	expect check.process.signals.altstack.at_minsigstksz pass
-	expect obs.process.signals.setsig.rt 1
-	expect obs.process.signals.setsig.sigio 128
-	expect obs.process.signals.setsig.sigchld -5
-	expect obs.process.signals.sigpending.sigqueue EAGAIN
-	expect obs.process.signals.sigpending.kill queued
-	for k in tracer_parent wall pidfd; do expect "obs.process.ptrace.wait.$k" "exit 7"; done
-	expect obs.process.ptrace.syscall_info.entry "op entry, 80 B, nr getpid"
-	expect obs.process.ptrace.exitkill "killed by SIGKILL"
-	expect obs.process.ptrace.rseq_configuration "24 B"
 	expect obs.process.ptrace.yama.ptrace_scope 0
-	expect obs.process.procfs.stat.fields 52
-	expect obs.process.procfs.cmdline.setproctitle "the whole title"
 	expect obs.process.procfs.maps.anon_name EINVAL # Debian: no CONFIG_ANON_VMA_NAME
-	expect obs.process.userns.gid_map.before_deny EPERM
-	expect obs.process.userns.gid_map.after_deny ok
-	expect obs.process.userns.setgroups.after_deny EPERM
-	expect obs.process.userns.uid_map.own ok
-	expect obs.process.userns.uid_map.other EPERM
-	expect obs.process.userns.threaded_unshare EINVAL
-	expect obs.process.userns.inner.max_user_namespaces 2147483647
-	expect obs.process.pidfd.send_signal "killed by SIGTERM"
-	expect obs.process.pidfd.nonblock EAGAIN
-	expect obs.process.pidfd.getfd "the same file"
-	expect obs.process.pidfd.clone3.into_cgroup EBADF
-	expect obs.process.pidfd.clone3.clear_sighand SIG_DFL
-	expect obs.process.pidfd.subreaper.orphan "the subreaper"
 	expect obs.process.compat32.uname_machine x86_64
 	expect obs.process.compat32.linux32_machine i686
 	expect obs.process.compat32.altstack_min 2048

@@ -30,9 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef PTRACE_GET_SYSCALL_INFO
-#define PTRACE_GET_SYSCALL_INFO 0x420e
-#endif
 #define AUDIT_ARCH_I386_ 0x40000003U
 #define I386_NR_GETPID 20
 
@@ -59,14 +56,6 @@ static const struct aw_item compat32_items[] = {
 
 static struct aw_ctx *cctx;
 
-struct syscall_info {
-	uint8_t op, pad[3];
-	uint32_t arch;
-	uint64_t ip, sp;
-	uint64_t nr, args[6];
-	uint64_t more[8];
-};
-
 static double now_s(void)
 {
 	struct timespec t;
@@ -91,9 +80,9 @@ static const char *trace(pid_t h, char *buf, size_t size)
 		if (sig == SIGTRAP && event == PTRACE_EVENT_EXEC) {
 			execed = true;
 		} else if (sig == (SIGTRAP | 0x80) && execed) {
-			struct syscall_info info;
+			struct process_syscall_info info;
 			memset(&info, 0, sizeof(info));
-			long n = ptrace((enum __ptrace_request)PTRACE_GET_SYSCALL_INFO, h, sizeof(info), &info);
+			long n = ptrace((enum __ptrace_request)PROCESS_PTRACE_GET_SYSCALL_INFO, h, sizeof(info), &info);
 			if (n < 0) {
 				snprintf(buf, size, "%s", aw_errname(errno));
 				ptrace(PTRACE_DETACH, h, 0, 0);

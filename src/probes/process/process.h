@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 extern const struct aw_probe process_exec_probes[];
@@ -64,5 +65,17 @@ const char *process_signame(int sig);
 int process_waitpid(pid_t pid, int *status, int options, int timeout_ms);
 /* "exit N", "killed by SIGX", "stopped by SIGX", for a wait status. */
 const char *process_status_word(int status, char *buf, size_t size);
+
+/* What PTRACE_GET_SYSCALL_INFO (0x420e, 5.3) fills, as ptrace(2) lays
+ * out struct ptrace_syscall_info (the entry variant), with room for the
+ * larger variants: the uapi header of the build machine may predate it. */
+#define PROCESS_PTRACE_GET_SYSCALL_INFO 0x420e
+struct process_syscall_info {
+	uint8_t op, pad[3];
+	uint32_t arch;
+	uint64_t ip, sp;
+	uint64_t nr, args[6];
+	uint64_t more[8];
+};
 
 #endif

@@ -37,9 +37,6 @@
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
-#ifndef PTRACE_GET_SYSCALL_INFO
-#define PTRACE_GET_SYSCALL_INFO 0x420e
-#endif
 #define PTRACE_GET_RSEQ_CONFIGURATION_ 0x420f
 #ifndef PTRACE_O_EXITKILL
 #define PTRACE_O_EXITKILL 0x100000
@@ -148,14 +145,6 @@ static void observe_waitid(struct aw_ctx *ctx, const char *item, int extra, bool
 	finish(pid);
 }
 
-struct syscall_info {
-	uint8_t op, pad[3];
-	uint32_t arch;
-	uint64_t ip, sp;
-	uint64_t nr, args[6];
-	uint64_t more[8];
-};
-
 static void observe_syscall_info(struct aw_ctx *ctx)
 {
 	const char *item = "syscall_info.entry";
@@ -181,9 +170,9 @@ static void observe_syscall_info(struct aw_ctx *ctx)
 		}
 		if (WSTOPSIG(status) != (SIGTRAP | 0x80))
 			continue;
-		struct syscall_info info;
+		struct process_syscall_info info;
 		memset(&info, 0, sizeof(info));
-		long size = ptrace((enum __ptrace_request)PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info);
+		long size = ptrace((enum __ptrace_request)PROCESS_PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info);
 		if (size < 0) {
 			aw_observe(ctx, item, "%s", aw_errname(errno));
 			break;

@@ -25,6 +25,7 @@
  * Every case runs in a child of the probe.
  */
 #include "process.h"
+#include "sigmeasure.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/signals.h"
@@ -204,97 +205,41 @@ static int rt_child(void *arg)
 	return 0;
 }
 
-static volatile uintptr_t handler_sp; /* an address on the handler's stack */
-
-static void alt_handler(int sig)
-{
-	volatile char here = (char)sig;
-	handler_sp = (uintptr_t)&here;
-}
-
 static int altstack_child(void *arg)
 {
 	(void)arg;
-	size_t lo = 1, hi = 1 << 20;
-	char *mem = malloc(hi);
-	stack_t ss = { .ss_sp = mem, .ss_size = hi };
-	if (!mem || sigaltstack(&ss, NULL) != 0) {
-		aw_error(sctx, "altstack.min", "sigaltstack of 1 MiB: %s", aw_errname(errno));
-	} else {
-		ss.ss_size = lo;
-		if (sigaltstack(&ss, NULL) == 0) {
-			aw_observe_long(sctx, "altstack.min", 1);
-		} else {
-			while (hi - lo > 1) {
-				size_t mid = lo + (hi - lo) / 2;
-				ss.ss_size = mid;
-				if (sigaltstack(&ss, NULL) == 0)
-					hi = mid;
-				else
-					lo = mid;
-			}
-			aw_observe_long(sctx, "altstack.min", (long long)hi);
-		}
-	}
-	free(mem);
-
-	unsigned long min = getauxval(AT_MINSIGSTKSZ);
-	if (!min) {
+	long min = pm_altstack_min();
+	if (min < 0)
+		aw_error(sctx, "altstack.min", "sigaltstack of 1 MiB: %s", aw_errname((int)min));
+	else
+		aw_observe_long(sctx, "altstack.min", min);
+	unsigned long at_min = getauxval(AT_MINSIGSTKSZ);
+	if (!at_min) {
 		aw_skip(sctx, "altstack.at_minsigstksz", "no AT_MINSIGSTKSZ in the auxiliary vector");
 		return 0;
 	}
-	/* the stack ends at a PROT_NONE page: a frame that needs more faults */
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (min + page - 1) / page * page;
-	char *area = mmap(NULL, len + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (area == MAP_FAILED || mprotect(area, page, PROT_NONE) != 0) {
-		aw_error(sctx, "altstack.at_minsigstksz", "mmap: %s", aw_errname(errno));
-		return 0;
-	}
-	ss.ss_sp = area + page + len - min;
-	ss.ss_size = min;
-	ss.ss_flags = 0;
-	struct sigaction sa = { .sa_handler = alt_handler, .sa_flags = SA_ONSTACK };
-	sigemptyset(&sa.sa_mask);
-	if (sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0) {
-		aw_fail(sctx, "altstack.at_minsigstksz", "sigaltstack of AT_MINSIGSTKSZ (%lu B): %s", min, aw_errname(errno));
-		return 0;
-	}
-	/* a fault on the guard page kills the child: the parent reports */
-	raise(SIGUSR1);
-	aw_expect(sctx, "altstack.at_minsigstksz", handler_sp >= (uintptr_t)ss.ss_sp && handler_sp < (uintptr_t)ss.ss_sp + min,
-		  "the handler of SIGUSR1 %s on the %lu-byte stack", handler_sp ? "ran, but not" : "did not run", min);
+	/* a frame larger than the stack kills the child: the parent reports */
+	int rc = pm_altstack_delivers(at_min);
+	if (rc < -1)
+		aw_fail(sctx, "altstack.at_minsigstksz", "an alternate stack of AT_MINSIGSTKSZ (%lu B): %s", at_min,
+			aw_errname(rc));
+	else
+		aw_expect(sctx, "altstack.at_minsigstksz", rc == 1, "the handler of SIGUSR1 %s on the %lu-byte stack",
+			  rc == 0 ? "ran, but not" : "did not run", at_min);
 	return 0;
 }
 
 /* si_code of the signal a pipe's readiness sends with F_SETSIG(sig). */
 static void observe_setsig(struct aw_ctx *ctx, const char *item, int sig)
 {
-	int p[2];
-	int wait_for = sig ? sig : SIGIO;
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, wait_for);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	if (pipe2(p, O_CLOEXEC) != 0) {
-		aw_error(ctx, item, "pipe: %s", aw_errname(errno));
-		return;
-	}
-	if (fcntl(p[0], F_SETOWN, getpid()) != 0 || fcntl(p[0], F_SETSIG, sig) != 0 ||
-	    fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK) != 0) {
-		aw_error(ctx, item, "fcntl: %s", aw_errname(errno));
-	} else if (write(p[1], "x", 1) != 1) {
-		aw_error(ctx, item, "write: %s", aw_errname(errno));
-	} else {
-		siginfo_t si;
-		struct timespec t = { 1, 0 };
-		int got = sigtimedwait(&set, &si, &t);
-		if (got == wait_for)
-			aw_observe(ctx, item, "%d", si.si_code);
-		else
-			aw_observe(ctx, item, "no signal (%s)", aw_errname(errno));
-	}
-	close(p[0]);
-	close(p[1]);
+	int code;
+	int rc = pm_setsig_code(sig, &code);
+	if (rc == 0)
+		aw_observe(ctx, item, "%d", code);
+	else if (rc == -ETIMEDOUT)
+		aw_observe(ctx, item, "no signal");
+	else
+		aw_error(ctx, item, "pipe, fcntl or write: %s", aw_errname(rc));
 }
 
 static int setsig_child(void *arg)

@@ -15,6 +15,10 @@
  */
 #include "lib/errname.h"
 #include "lib/wire.h"
+#include "probes/process/sigmeasure.h"
+/* The m32 rule builds this folder's files and the protocol's writer:
+ * the family's measurements come in as source. */
+#include "probes/process/sigmeasure.c"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,92 +56,40 @@ static void uname_items(void)
 	personality((unsigned long)old);
 }
 
-static volatile uintptr_t handler_sp; /* an address on the handler's stack */
-
-static void alt_handler(int sig)
-{
-	volatile char here = (char)sig;
-	handler_sp = (uintptr_t)&here;
-}
-
 static void altstack_items(void)
 {
-	size_t lo = 1, hi = 1 << 20;
-	char *mem = malloc(hi);
-	stack_t ss = { .ss_sp = mem, .ss_size = hi };
-	if (!mem || sigaltstack(&ss, NULL) != 0) {
-		aw_out_unobserved("altstack_min", "sigaltstack of 1 MiB: %s", aw_errname(errno));
-	} else {
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			ss.ss_size = mid;
-			if (sigaltstack(&ss, NULL) == 0)
-				hi = mid;
-			else
-				lo = mid;
-		}
-		aw_out_observe("altstack_min", "%zu", hi);
-	}
-	ss.ss_flags = SS_DISABLE;
-	sigaltstack(&ss, NULL);
-	free(mem);
-
-	unsigned long min = getauxval(AT_MINSIGSTKSZ);
-	aw_out_observe("minsigstksz", "%s", min ? "present" : "absent");
-	if (!min) {
+	long min = pm_altstack_min();
+	if (min < 0)
+		aw_out_unobserved("altstack_min", "sigaltstack of 1 MiB: %s", aw_errname((int)min));
+	else
+		aw_out_observe("altstack_min", "%ld", min);
+	unsigned long at_min = getauxval(AT_MINSIGSTKSZ);
+	aw_out_observe("minsigstksz", "%s", at_min ? "present" : "absent");
+	if (!at_min) {
 		aw_out_skip("altstack_at_minsigstksz", "no AT_MINSIGSTKSZ in the auxiliary vector");
 		return;
 	}
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (min + page - 1) / page * page;
-	char *area = mmap(NULL, len + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (area == MAP_FAILED || mprotect(area, page, PROT_NONE) != 0) {
-		aw_out_skip("altstack_at_minsigstksz", "mmap: %s", aw_errname(errno));
-		return;
-	}
-	ss.ss_sp = area + page + len - min;
-	ss.ss_size = min;
-	ss.ss_flags = 0;
-	struct sigaction sa = { .sa_handler = alt_handler, .sa_flags = SA_ONSTACK };
-	sigemptyset(&sa.sa_mask);
-	if (sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0) {
-		aw_out_fail("altstack_at_minsigstksz", "sigaltstack of AT_MINSIGSTKSZ (%lu B): %s", min, aw_errname(errno));
-		return;
-	}
-	/* a frame larger than the stack faults on the guard page: the
-	 * helper dies, and the probe reports what it left out */
-	raise(SIGUSR1);
-	aw_out_expect("altstack_at_minsigstksz", handler_sp >= (uintptr_t)ss.ss_sp && handler_sp < (uintptr_t)ss.ss_sp + min,
-			"the handler %s on the %lu-byte stack", handler_sp ? "ran, but not" : "did not run", min);
-	ss.ss_flags = SS_DISABLE;
-	sigaltstack(&ss, NULL);
+	/* a frame larger than the stack kills the helper: the probe reports
+	 * what it left out */
+	int rc = pm_altstack_delivers(at_min);
+	if (rc < -1)
+		aw_out_fail("altstack_at_minsigstksz", "an alternate stack of AT_MINSIGSTKSZ (%lu B): %s", at_min,
+			    aw_errname(rc));
+	else
+		aw_out_expect("altstack_at_minsigstksz", rc == 1, "the handler %s on the %lu-byte stack",
+			      rc == 0 ? "ran, but not" : "did not run", at_min);
 }
 
 static void setsig(const char *item, int sig)
 {
-	int p[2];
-	int wait_for = sig ? sig : SIGIO;
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, wait_for);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	if (pipe(p) != 0) {
-		aw_out_unobserved(item, "pipe: %s", aw_errname(errno));
-		return;
-	}
-	if (fcntl(p[0], F_SETOWN, getpid()) != 0 || fcntl(p[0], F_SETSIG, sig) != 0 ||
-	    fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || write(p[1], "x", 1) != 1) {
-		aw_out_unobserved(item, "fcntl or write: %s", aw_errname(errno));
-	} else {
-		siginfo_t si;
-		struct timespec t = { 1, 0 };
-		int got = sigtimedwait(&set, &si, &t);
-		if (got == wait_for)
-			aw_out_observe(item, "%d", si.si_code);
-		else
-			aw_out_observe(item, "no signal (%s)", aw_errname(errno));
-	}
-	close(p[0]);
-	close(p[1]);
+	int code;
+	int rc = pm_setsig_code(sig, &code);
+	if (rc == 0)
+		aw_out_observe(item, "%d", code);
+	else if (rc == -ETIMEDOUT)
+		aw_out_observe(item, "no signal");
+	else
+		aw_out_unobserved(item, "pipe, fcntl or write: %s", aw_errname(rc));
 }
 
 int main(int argc, char **argv)
