@@ -9,6 +9,7 @@
 /* The fuzz targets link the core only: the family's reader comes in as
  * source. */
 #include "probes/mm/parse.c"
+#include "lib/maps.h"
 #include "lib/procfs.h"
 #include "lib/util.h"
 
@@ -82,7 +83,7 @@ static void check_limits(const char *text, size_t len)
 
 static void check_words(const char *text, size_t len)
 {
-	char w[32], pattern[40], perms[5];
+	char w[32], pattern[40];
 	if (mm_bracketed_word(text, len, w, sizeof(w)) == 0) {
 		snprintf(pattern, sizeof(pattern), "[%s]", w);
 		if (!w[0] || strchr(w, ' ') || !memmem(text, len, pattern, strlen(pattern)))
@@ -96,7 +97,14 @@ static void check_words(const char *text, size_t len)
 		free(word);
 		free(value);
 	}
-	if (mm_maps_perms(text, len, "[vsyscall]", perms) == 0 && (strlen(perms) != 4 || !memmem(text, len, perms, 4)))
+	struct aw_map m;
+	if (aw_maps_by_name(text, len, "[vsyscall]", &m) == 0 &&
+	    (strlen(m.perms) != 4 || !memmem(text, len, m.perms, 4) || strcmp(m.name, "[vsyscall]") != 0))
+		abort();
+	unsigned long addr = 0;
+	if (len >= sizeof(addr))
+		memcpy(&addr, text, sizeof(addr));
+	if (aw_maps_by_addr(text, len, addr, &m) == 0 && (addr < m.start || addr >= m.end || strlen(m.perms) != 4))
 		abort();
 }
 

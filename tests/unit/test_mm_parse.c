@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The mm family's readers of kernel text (probes/mm/parse.h): smaps
- * VmFlags, maps permissions, /proc/PID/limits, sysfs choices and the
+ * VmFlags, /proc/PID/limits, sysfs choices and the
  * kernel command line, on text as the kernels print it and on text
  * they never print; and the same readers on this process's own files. */
 #include <setjmp.h>
@@ -83,27 +83,6 @@ static void test_own_smaps(void **state)
 	assert_false(mm_has_token(flags, "wr"));
 	free(buf);
 	munmap(p, 1 << 20);
-}
-
-static void test_maps_perms(void **state)
-{
-	static const char maps[] =
-		"55d0a0000000-55d0a0001000 r--p 00000000 08:01 1234                       /usr/bin/cat\n"
-		"7ffc1e3fe000-7ffc1e400000 r-xp 00000000 00:00 0                          [vdso]\n"
-		"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]\n";
-	char perms[5];
-	(void)state;
-	assert_int_equal(mm_maps_perms(maps, LEN(maps), "[vsyscall]", perms), 0);
-	assert_string_equal(perms, "--xp");
-	assert_int_equal(mm_maps_perms(maps, LEN(maps), "[vdso]", perms), 0);
-	assert_string_equal(perms, "r-xp");
-	assert_int_equal(mm_maps_perms(maps, LEN(maps), "[vvar]", perms), -ENOENT);
-	/* a path that begins with the name is not the name */
-	static const char longer[] = "ffffffffff600000-ffffffffff601000 r-xp 0 00:00 0 [vsyscall]x\n";
-	assert_int_equal(mm_maps_perms(longer, LEN(longer), "[vsyscall]", perms), -ENOENT);
-	/* a permission field of another width is not taken */
-	static const char wide[] = "ffffffffff600000-ffffffffff601000 r-xps 0 00:00 0 [vsyscall]\n";
-	assert_int_equal(mm_maps_perms(wide, LEN(wide), "[vsyscall]", perms), -ENOENT);
 }
 
 static const char limits[] =
@@ -210,7 +189,6 @@ int main(void)
 		cmocka_unit_test(test_smaps_vmflags),
 		cmocka_unit_test(test_smaps_without_vmflags),
 		cmocka_unit_test(test_own_smaps),
-		cmocka_unit_test(test_maps_perms),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_limits_refused),
 		cmocka_unit_test(test_own_limits),

@@ -135,37 +135,6 @@ bool mm_has_token(const char *list, const char *token)
 	return false;
 }
 
-int mm_maps_perms(const char *maps, size_t len, const char *name, char perms[5])
-{
-	struct cursor c = { maps, len, 0 };
-	const char *line, *w, *perm = NULL;
-	size_t n, wn, permn = 0, nn = strlen(name);
-	unsigned long start;
-
-	while (next_line(&c, &line, &n)) {
-		if (!range_start(line, n, &start))
-			continue;
-		/* range perms offset dev inode [path]: the path is the sixth word */
-		size_t at = 0;
-		int field = 0;
-		while (next_word(line, n, &at, &w, &wn)) {
-			if (++field == 2) {
-				perm = w;
-				permn = wn;
-			}
-			if (field == 6)
-				break;
-		}
-		if (field == 6 && wn == nn && memcmp(w, name, nn) == 0 && permn == 4 &&
-		    graphic(perm, permn)) {
-			memcpy(perms, perm, 4);
-			perms[4] = '\0';
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 /* A limits value word: "unlimited" or decimal digits that fit. */
 static bool limit_value(const char *w, size_t wn, unsigned long long *v)
 {

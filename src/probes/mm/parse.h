@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The mm family's readers of kernel text: the VmFlags of one mapping in
- * /proc/PID/smaps, the permissions of a named mapping in /proc/PID/maps,
- * the table of /proc/PID/limits, the bracketed choice of a sysfs mode
+ * /proc/PID/smaps, the table of /proc/PID/limits, the bracketed choice of a sysfs mode
  * file ("always [madvise] never") and one parameter of /proc/cmdline.
  * Pure functions on a buffer (not NUL-terminated: len says where it
  * ends), so that they are unit-tested and fuzzed (tests/fuzz/fuzz_mm.c)
@@ -23,10 +22,6 @@
 int mm_smaps_vmflags(const char *smaps, size_t len, unsigned long addr, char *flags, size_t size);
 /* Whether the space-separated list holds token as a whole word. */
 bool mm_has_token(const char *list, const char *token);
-
-/* The permission field ("r-xp") of the first /proc/PID/maps line whose
- * path field is name ("[vsyscall]"), into perms[5].  0 or -ENOENT. */
-int mm_maps_perms(const char *maps, size_t len, const char *name, char perms[5]);
 
 /* One row of /proc/PID/limits.  A value of "unlimited" is MM_UNLIMITED. */
 #define MM_UNLIMITED (~0ULL)

@@ -13,6 +13,7 @@
 #include "parse.h"
 #include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/maps.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
 
@@ -90,14 +91,15 @@ static const char *mode_of(const char *read, const char *call)
 
 static void observe_maps(struct aw_ctx *ctx)
 {
-	char *maps = NULL, perms[5];
+	char *maps = NULL;
 	size_t len = 0;
+	struct aw_map m;
 
 	if (aw_file_slurp("/proc/self/maps", &maps, &len) != 0) {
 		aw_error(ctx, "maps", "reading /proc/self/maps: %s", aw_errname(errno));
 		return;
 	}
-	aw_observe(ctx, "maps", "%s", mm_maps_perms(maps, len, "[vsyscall]", perms) == 0 ? perms : "absent");
+	aw_observe(ctx, "maps", "%s", aw_maps_by_name(maps, len, "[vsyscall]", &m) == 0 ? m.perms : "absent");
 	free(maps);
 }
 
