@@ -88,7 +88,7 @@ expect obs.tty.splice.master_to_pipe 6
 expect obs.tty.splice.pipe_to_slave 4
 expect obs.tty.splice.sendfile.file_to_slave 9
 expect obs.tty.termios.slave.lflag 0105073
-expect obs.tty.termios.slave.cc.VINTR 0x03
+expect obs.tty.termios.slave.cc.vintr 0x03
 expect obs.tty.termios.slave.winsize "0 0 0 0"
 expect_match probe.tty.console '^skip: needs vm'
 expect_match probe.tty.tiocsti_knob '^skip: needs vm'

@@ -37,15 +37,15 @@ struct ktermios2 {
 #define TTY_TCGETS2 _IOR('T', 0x2A, struct ktermios2)
 
 #define CC_ITEMS(end)                                                                                  \
-	AW_OBS_ITEM(end ".cc.VINTR", end ": c_cc[VINTR]", .object = end), AW_OBS_ITEM(end ".cc.VQUIT", end ": c_cc[VQUIT]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VERASE", end ": c_cc[VERASE]", .object = end), AW_OBS_ITEM(end ".cc.VKILL", end ": c_cc[VKILL]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VEOF", end ": c_cc[VEOF]", .object = end), AW_OBS_ITEM(end ".cc.VTIME", end ": c_cc[VTIME]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VMIN", end ": c_cc[VMIN]", .object = end), AW_OBS_ITEM(end ".cc.VSWTC", end ": c_cc[VSWTC]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VSTART", end ": c_cc[VSTART]", .object = end), AW_OBS_ITEM(end ".cc.VSTOP", end ": c_cc[VSTOP]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VSUSP", end ": c_cc[VSUSP]", .object = end), AW_OBS_ITEM(end ".cc.VEOL", end ": c_cc[VEOL]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VREPRINT", end ": c_cc[VREPRINT]", .object = end), AW_OBS_ITEM(end ".cc.VDISCARD", end ": c_cc[VDISCARD]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VWERASE", end ": c_cc[VWERASE]", .object = end), AW_OBS_ITEM(end ".cc.VLNEXT", end ": c_cc[VLNEXT]", .object = end), \
-	AW_OBS_ITEM(end ".cc.VEOL2", end ": c_cc[VEOL2]", .object = end)
+	AW_OBS_ITEM(end ".cc.vintr", end ": c_cc[VINTR]", .object = end), AW_OBS_ITEM(end ".cc.vquit", end ": c_cc[VQUIT]", .object = end), \
+	AW_OBS_ITEM(end ".cc.verase", end ": c_cc[VERASE]", .object = end), AW_OBS_ITEM(end ".cc.vkill", end ": c_cc[VKILL]", .object = end), \
+	AW_OBS_ITEM(end ".cc.veof", end ": c_cc[VEOF]", .object = end), AW_OBS_ITEM(end ".cc.vtime", end ": c_cc[VTIME]", .object = end), \
+	AW_OBS_ITEM(end ".cc.vmin", end ": c_cc[VMIN]", .object = end), AW_OBS_ITEM(end ".cc.vswtc", end ": c_cc[VSWTC]", .object = end), \
+	AW_OBS_ITEM(end ".cc.vstart", end ": c_cc[VSTART]", .object = end), AW_OBS_ITEM(end ".cc.vstop", end ": c_cc[VSTOP]", .object = end), \
+	AW_OBS_ITEM(end ".cc.vsusp", end ": c_cc[VSUSP]", .object = end), AW_OBS_ITEM(end ".cc.veol", end ": c_cc[VEOL]", .object = end), \
+	AW_OBS_ITEM(end ".cc.vreprint", end ": c_cc[VREPRINT]", .object = end), AW_OBS_ITEM(end ".cc.vdiscard", end ": c_cc[VDISCARD]", .object = end), \
+	AW_OBS_ITEM(end ".cc.vwerase", end ": c_cc[VWERASE]", .object = end), AW_OBS_ITEM(end ".cc.vlnext", end ": c_cc[VLNEXT]", .object = end), \
+	AW_OBS_ITEM(end ".cc.veol2", end ": c_cc[VEOL2]", .object = end)
 
 #define CHANGED "programs that never call tcsetattr (a child under script(1), expect, a CI runner's pty) see other input or output processing"
 
@@ -62,8 +62,8 @@ struct ktermios2 {
 	CC_ITEMS(end)
 
 static const char *const cc_names[KERNEL_NCCS] = {
-	"VINTR", "VQUIT", "VERASE", "VKILL", "VEOF", "VTIME", "VMIN", "VSWTC", "VSTART", "VSTOP",
-	"VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2",
+	"vintr", "vquit", "verase", "vkill", "veof", "vtime", "vmin", "vswtc", "vstart", "vstop",
+	"vsusp", "veol", "vreprint", "vdiscard", "vwerase", "vlnext", "veol2",
 };
 
 /* What an ioctl the kernel does not know gives. */
