@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_process: the process family on Debian's 6.1 and 6.12 cloud kernels in
 # QEMU (one `abiwatch matrix`, only this family in the guests), as full
 # root with i386 programs.  In each guest:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_time: the time family (only it) on Debian's 6.1 and 6.12 cloud
 # kernels in QEMU, one abiwatch matrix, as full root with every capability
 # and i386 execution.  In each guest:

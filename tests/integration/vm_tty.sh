@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_tty: the tty family in Debian's 6.1 and 6.12 cloud kernels, both in
 # QEMU at once (one abiwatch matrix, only the tty family in the guests),
 # as full root with every capability, i386 execution and a virtual
