@@ -23,6 +23,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
 
 CHANGED=(
+	obs.tty.tiocsti.config absent n
+	"CONFIG_LEGACY_TIOCSTI came with the knob in 6.2 (83efeeeb3d04); Debian's 6.12 leaves it off (read from each package's /boot/config, which vm --deb gives the guest)"
 	obs.tty.tiocsti.knob absent 0
 	"dev.tty.legacy_tiocsti came in 6.2 (83efeeeb3d04); Debian's 6.12 is built without CONFIG_LEGACY_TIOCSTI, so it starts at 0"
 	obs.tty.tiocsti.no_cap 0 EIO
@@ -103,6 +105,7 @@ done
 # The diff between the two guests: the changed items and nothing else.
 diffs=("$tmp"/m/*.diff)
 if [[ -f ${diffs[0]} ]]; then
+	diffs[0]=$(verbose_diff "${diffs[0]}") # an item's line, also in an object of several
 	got=$(sed -n 's/^ *changed *\(obs\.[^:]*\):.*/\1/p' "${diffs[0]}" | sort)
 	want=$(for ((i = 0; i < ${#CHANGED[@]}; i += 4)); do echo "${CHANGED[i]}"; done | sort)
 	[[ $got == "$want" ]] && report ok "the 6.1 -> 6.12 diff names exactly the $((${#CHANGED[@]} / 4)) changed items" ||
