@@ -27,9 +27,9 @@ static const char report_usage[] =
 	"interfaces, other behaviour changes, interfaces that appeared), what the\n"
 	"environment explains folded by cause.  Last a column per kernel and a\n"
 	"row per check and observation that differs between neighbours (every\n"
-	"row with --all), grouped by family and probe, each cell marked when it\n"
-	"differs from the column to its left, each row linked to its catalogue\n"
-	"entry.  The page needs nothing else: no script, no network.  A directory\n"
+	"row with --all, and for a single snapshot, which has no neighbour),\n"
+	"grouped by family and probe, each cell marked when it differs from the\n"
+	"column to its left, each row linked to its catalogue entry.  The page needs nothing else: no script, no network.  A directory\n"
 	"stands for the *.snapshot files in it (the output of 'abiwatch matrix').\n"
 	"\n"
 	"Options:\n"
@@ -41,7 +41,8 @@ static const char report_usage[] =
 	"      --title TEXT       the page's title\n"
 	"      --all              every row of every snapshot, not only the rows\n"
 	"                         where a neighbour differs (the default)\n"
-	"      --changed-only     only the rows where a neighbour differs (the default)\n"
+	"      --changed-only     only the rows where a neighbour differs (the default\n"
+	"                         for two snapshots or more)\n"
 	"      --keep-order       columns in the order given (default: by kernel\n"
 	"                         release, in version order)\n"
 	"  -h, --help           show this help and exit\n"
@@ -64,7 +65,8 @@ static const struct option report_options[] = {
 
 struct report_cli {
 	const char *output, *catalogue, *catalogue_url, *title;
-	bool all, keep_order;
+	int all; /* 1 --all, 0 --changed-only, -1 neither: by the number of snapshots */
+	bool keep_order;
 	char **files;
 	size_t nfiles;
 };
@@ -80,8 +82,8 @@ static int parse(int argc, char **argv, struct report_cli *c)
 		case OPT_CATALOGUE: c->catalogue = optarg; break;
 		case OPT_CATALOGUE_URL: c->catalogue_url = optarg; break;
 		case OPT_TITLE: c->title = optarg; break;
-		case OPT_CHANGED_ONLY: c->all = false; break;
-		case OPT_ALL: c->all = true; break;
+		case OPT_CHANGED_ONLY: c->all = 0; break;
+		case OPT_ALL: c->all = 1; break;
 		case OPT_KEEP_ORDER: c->keep_order = true; break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -177,7 +179,7 @@ static int by_release(const void *a, const void *b)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_cli c = { 0 };
+	struct report_cli c = { .all = -1 };
 	struct aw_report_column *cols = NULL;
 	size_t ncols = 0;
 	char *catalogue = NULL, *cat_text = NULL, *href = NULL, *err = NULL;
@@ -215,7 +217,7 @@ int cmd_report(int argc, char **argv)
 
 	struct aw_report_opts o = {
 		.cols = cols, .ncols = ncols, .catalogue_href = href, .catalogue_text = cat_text,
-		.title = c.title, .changed_only = !c.all,
+		.title = c.title, .changed_only = c.all < 0 ? ncols > 1 : !c.all,
 	};
 	struct aw_report_stats st;
 	bool to_stdout = strcmp(c.output, "-") == 0;

@@ -160,6 +160,12 @@ grep -q '<details class="rank" data-rank="behaviour" open' "$sdom" && ok "behavi
 rows=$(grep -o '<tr class="item [^"]*" id="[^"]*"' "$sdom" | sed 's/.*id="//; s/"$//' | sort | tr '\n' ' ')
 [[ $rows == "mqueue.attr.einval_above_msg_max mqueue.noattr.maxmsg " ]] && ok "results: only the rows of kernel changes" ||
 	bad "rows shown: $rows"
+# One snapshot has no neighbour to differ from: its page shows every row.
+one=$work/one.html
+"$abiwatch" report -o "$one" "$work/host.snapshot" || bad "report of one snapshot failed"
+n_one=$(grep -c '<tr class="item ' "$one"); n_items=$(grep -c '^[a-z]' "$work/host.snapshot")
+((n_one > 0 && n_one * 2 > n_items)) && ok "one snapshot: every row ($n_one rows)" ||
+	bad "one snapshot's page shows $n_one rows of $n_items lines"
 "$chromium" "${flags[@]}" --window-size=1400,900 --screenshot="$(realpath "$shots")/report-changes.png" \
 	"file://$(realpath "$small")" >/dev/null 2>>"$work/chromium.err"
 [[ -s $shots/report-changes.png ]] && ok "first screen: $shots/report-changes.png" || bad "no screenshot of the default page"
