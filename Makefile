@@ -142,12 +142,19 @@ selftest: build/abiwatch-selftest build/asan/abiwatch-selftest
 unit: $(UNIT_BINS) $(UNIT_ASAN_BINS)
 
 # libFuzzer needs clang; the targets link only the core, not the probes.
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE)
+# Each source is compiled once for all of them (fuzzer-no-link: coverage
+# without libFuzzer's main), and each target links what it needs.
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Isrc -D_GNU_SOURCE
+build/fuzzobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE:%.c=build/fuzzobj/%.o)
 	@mkdir -p $(dir $@)
 	@# What the target includes (a family's parser as source) makes it stale too.
-	clang -std=gnu11 -Isrc -D_GNU_SOURCE -MM -MP -MT $@ -MF $@.d $<
-	clang -std=gnu11 -g -O1 -Isrc -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(FUZZ_LINK) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) -MM -MP -MT $@ -MF $@.d $<
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(FUZZ_LINK:%.c=build/fuzzobj/%.o) $(LDLIBS)
 
 include mk/fuzz-cli.mk
 include mk/lava.mk
@@ -180,7 +187,7 @@ run:
 	./abiwatch run
 
 check: deps
-	@$(MAKE) --no-print-directory all asan unit selftest fuzz-build
+	@$(MAKE) --no-print-directory -j$(shell nproc) all asan unit selftest fuzz-build
 	tests/run
 
 bench: abiwatch m32 vm
@@ -189,4 +196,4 @@ bench: abiwatch m32 vm
 clean:
 	rm -rf build abiwatch $(COOKIEFS)
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) build/vm/abiwatch-init.d $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d) $(FUZZ_TARGETS:=.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) build/vm/abiwatch-init.d $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d) $(FUZZ_TARGETS:=.d) $(SRCS:%.c=build/fuzzobj/%.d)
