@@ -71,7 +71,7 @@ static struct aw_probe_ref *needed_probes(const struct aw_assumptions *as, size_
 			continue;
 		if (*n && refs[*n - 1].probe == cat[i].ref.probe)
 			continue; /* named already by an item before */
-		refs = xrealloc(refs, (*n + 1) * sizeof(*refs));
+		refs = xgrow(refs, *n, sizeof(*refs));
 		refs[(*n)++] = cat[i].ref;
 	}
 	return refs;

@@ -80,7 +80,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		} else if (c == 'v') {
 			a->verbose = true;
 		} else if (c == 'I') {
-			a->ignore = xrealloc(a->ignore, (a->nignore + 1) * sizeof(*a->ignore));
+			a->ignore = xgrow(a->ignore, a->nignore, sizeof(*a->ignore));
 			a->ignore[a->nignore++] = optarg;
 		}
 	}

@@ -28,7 +28,7 @@ void aw_env_set(struct aw_env *env, const char *key, const char *value)
 			return;
 		}
 	}
-	env->entries = xrealloc(env->entries, (env->n + 1) * sizeof(*env->entries));
+	env->entries = xgrow(env->entries, env->n, sizeof(*env->entries));
 	env->entries[env->n].key = xstrdup(key);
 	env->entries[env->n].value = xstrdup(value);
 	env->n++;

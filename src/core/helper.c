@@ -119,7 +119,7 @@ int aw_helper_read(const char *out, size_t len, const struct aw_probe *probe,
 			r->why = why;
 			return -1;
 		}
-		o->lines = xrealloc(o->lines, (o->n + 1) * sizeof(*o->lines));
+		o->lines = xgrow(o->lines, o->n, sizeof(*o->lines));
 		o->lines[o->n++] = w;
 		p = nl + 1;
 	}

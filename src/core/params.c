@@ -199,7 +199,7 @@ static int make_probe(struct aw_params *ps, const struct aw_family *fam,
 			p->release(made);
 		return -1;
 	}
-	ps->made = xrealloc(ps->made, (ps->nmade + 1) * sizeof(*ps->made));
+	ps->made = xgrow(ps->made, ps->nmade, sizeof(*ps->made));
 	ps->made[ps->nmade++] = (struct aw_made){ fam, p, made };
 	return 0;
 }
@@ -216,7 +216,7 @@ int aw_params_add(struct aw_params *ps, const char *name, const char *value, cha
 	if (check_value(fam, p, value, &num, why) != 0 ||
 	    (p->instantiate && make_probe(ps, fam, p, value, why) != 0))
 		return -1;
-	ps->v = xrealloc(ps->v, (ps->n + 1) * sizeof(*ps->v));
+	ps->v = xgrow(ps->v, ps->n, sizeof(*ps->v));
 	ps->v[ps->n++] = (struct aw_param_value){ fam, p, value, num };
 	return 0;
 }

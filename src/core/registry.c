@@ -33,7 +33,7 @@ static void flatten(const struct aw_family *f, struct flat *out)
 	out->family = f;
 	for (const struct aw_probe *const *t = f->tables; t && *t; t++) {
 		for (const struct aw_probe *p = *t; p->name; p++) {
-			out->probes = xrealloc(out->probes, (out->n + 1) * sizeof(*out->probes));
+			out->probes = xgrow(out->probes, out->n, sizeof(*out->probes));
 			out->probes[out->n++] = p;
 		}
 	}
@@ -140,7 +140,7 @@ void aw_select_each(char *const *globs, size_t nglobs, struct aw_probe_ref **out
 			}
 		}
 		if (take) {
-			refs = xrealloc(refs, (n + 1) * sizeof(*refs));
+			refs = xgrow(refs, n, sizeof(*refs));
 			refs[n++] = cat[e].ref;
 		}
 	}
@@ -175,7 +175,7 @@ static const struct aw_catalogue_entry **by_entry_name; /* for bsearch */
 static void add_entry(const struct aw_family *f, const struct aw_probe *p,
 		      const struct aw_item *it, size_t rank, char *name, const char *summary)
 {
-	entries = xrealloc(entries, (nentries + 1) * sizeof(*entries));
+	entries = xgrow(entries, nentries, sizeof(*entries));
 	entries[nentries++] = (struct aw_catalogue_entry){
 		.ref = { f, p }, .item = it, .name = name, .summary = summary, .rank = rank,
 	};

@@ -8,7 +8,7 @@
 static struct aw_item_result *add_result(struct aw_probe_result *r, const struct aw_item *item,
 					 const char *name)
 {
-	r->items = xrealloc(r->items, (r->nitems + 1) * sizeof(*r->items));
+	r->items = xgrow(r->items, r->nitems, sizeof(*r->items));
 	r->items[r->nitems] = (struct aw_item_result){
 		.item = item, .fullname = xasprintf("%s.%s", r->fullname, name),
 	};
@@ -55,7 +55,7 @@ void aw_item_set(struct aw_item_result *it, enum aw_status st, const char *text)
 
 void aw_probe_result_note(struct aw_probe_result *r, const char *text)
 {
-	r->notes = xrealloc(r->notes, (r->nnotes + 1) * sizeof(*r->notes));
+	r->notes = xgrow(r->notes, r->nnotes, sizeof(*r->notes));
 	r->notes[r->nnotes++] = xstrdup(text);
 }
 

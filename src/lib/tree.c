@@ -124,7 +124,7 @@ static int list_once(int dirfd, size_t max_entries, struct pass *p)
 			if (++entries > max_entries)
 				p->capped = true;
 			else if (!is_dot(d->d_name)) {
-				p->names = xrealloc(p->names, (p->n + 1) * sizeof(*p->names));
+				p->names = xgrow(p->names, p->n, sizeof(*p->names));
 				p->names[p->n++] = (struct name){ xstrdup(d->d_name), d->d_type };
 			}
 		}

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,6 +40,16 @@ void *xrealloc(void *p, size_t n)
 	if (!p)
 		out_of_memory();
 	return p;
+}
+
+void *xgrow(void *array, size_t n, size_t size)
+{
+	if (n & (n - 1)) /* between powers of two: the block has room */
+		return array;
+	size_t cap = n ? 2 * n : 1;
+	if (cap < n || cap > SIZE_MAX / (size ? size : 1))
+		out_of_memory();
+	return xrealloc(array, cap * size);
 }
 
 char *xstrdup(const char *s)

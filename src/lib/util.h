@@ -12,6 +12,11 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Room for element n of an array of n elements, each size bytes, grown
+ * only through this: the block doubles when n is 0 or a power of two, so
+ * that appending n elements costs O(n) even where realloc() always moves
+ * the block (ASan's does).  Aborts on exhaustion, like xrealloc(). */
+void *xgrow(void *array, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);

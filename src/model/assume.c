@@ -789,7 +789,7 @@ static bool add_key(struct parser *p, struct aw_rule *r, const node *k, bool che
 				       "second one besides '%s' (write a rule for each)",
 				       k->text, o->pattern);
 	}
-	r->keys = xrealloc(r->keys, (r->nkeys + 1) * sizeof(*r->keys));
+	r->keys = xgrow(r->keys, r->nkeys, sizeof(*r->keys));
 	r->keys[r->nkeys++] = (struct aw_assume_key){ k->text, check, wild };
 	return true;
 }
@@ -1157,7 +1157,7 @@ static struct fact *add_fact(struct ev *e, bool unknown, char *text)
 			return &e->facts[i];
 		}
 	}
-	e->facts = xrealloc(e->facts, (e->nfacts + 1) * sizeof(*e->facts));
+	e->facts = xgrow(e->facts, e->nfacts, sizeof(*e->facts));
 	e->facts[e->nfacts] = (struct fact){ text, unknown, "" };
 	return &e->facts[e->nfacts++];
 }
@@ -1410,7 +1410,7 @@ static enum tv eval_bool(struct ev *e, const node *n)
 
 static void add_detail(struct aw_rule_result *res, char *line)
 {
-	res->details = xrealloc(res->details, (res->ndetails + 1) * sizeof(*res->details));
+	res->details = xgrow(res->details, res->ndetails, sizeof(*res->details));
 	res->details[res->ndetails++] = line;
 }
 
@@ -1467,7 +1467,7 @@ static char **matches(const struct aw_snapshot *s, const struct aw_assume_key *k
 		bool of_kind = k->check ? r->cls == AW_KEY_CHECK
 					: r->cls == AW_KEY_OBS || r->cls == AW_KEY_UNOBSERVED;
 		if (of_kind && aw_key_match(k->pattern, r->name)) {
-			out = xrealloc(out, (*n + 1) * sizeof(*out));
+			out = xgrow(out, *n, sizeof(*out));
 			out[(*n)++] = xstrdup(r->name);
 		}
 	}

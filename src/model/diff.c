@@ -138,7 +138,7 @@ static char **split_list(const char *v, size_t *n)
 	char *copy = xstrdup(v && strcmp(v, "none") != 0 ? v : "");
 	*n = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		out = xrealloc(out, (*n + 1) * sizeof(*out));
+		out = xgrow(out, *n, sizeof(*out));
 		out[(*n)++] = xstrdup(t);
 	}
 	free(copy);
@@ -228,7 +228,7 @@ static bool ignored(const struct aw_diff_opts *o, const char *name, const char *
 static void add_env(struct aw_diff *d, const char *key, const char *ov, const char *nv,
 		    bool hidden)
 {
-	d->env = xrealloc(d->env, (d->nenv + 1) * sizeof(*d->env));
+	d->env = xgrow(d->env, d->nenv, sizeof(*d->env));
 	d->env[d->nenv++] = (struct aw_diff_env){
 		.key = xstrdup(key), .old_value = ov ? xstrdup(ov) : NULL,
 		.new_value = nv ? xstrdup(nv) : NULL, .summary = env_summary(key, ov, nv),
@@ -486,7 +486,7 @@ static void collect_skipped(const struct entry *e, size_t n, struct skipped_obje
 	for (size_t i = 0; i < n; i++) {
 		if (e[i].cls == AW_DIFF_PROBE || !named_cause(&e[i], buf))
 			continue;
-		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v = xgrow(out->v, out->n, sizeof(*out->v));
 		out->v[out->n].object = object_of(&e[i]);
 		memcpy(out->v[out->n].cause, buf, sizeof(buf));
 		out->n++;
@@ -637,7 +637,7 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 	};
 	c.named = named_change(&c, e);
 	explain(d, &c, o, n);
-	d->changes = xrealloc(d->changes, (d->n + 1) * sizeof(*d->changes));
+	d->changes = xgrow(d->changes, d->n, sizeof(*d->changes));
 	d->changes[d->n++] = c;
 }
 
@@ -689,7 +689,7 @@ static struct aw_diff_family *family_of(struct aw_diff *d, const char *name)
 	for (size_t i = 0; i < d->nfamilies; i++)
 		if (strcmp(d->families[i].name, name) == 0)
 			return &d->families[i];
-	d->families = xrealloc(d->families, (d->nfamilies + 1) * sizeof(*d->families));
+	d->families = xgrow(d->families, d->nfamilies, sizeof(*d->families));
 	d->families[d->nfamilies] = (struct aw_diff_family){ .name = xstrdup(name) };
 	return &d->families[d->nfamilies++];
 }
@@ -763,7 +763,7 @@ static void build_objects(struct aw_diff *d)
 			continue;
 		size_t j = object_index(d, c->object);
 		if (j == (size_t)-1) {
-			d->objects = xrealloc(d->objects, (d->nobjects + 1) * sizeof(*d->objects));
+			d->objects = xgrow(d->objects, d->nobjects, sizeof(*d->objects));
 			j = d->nobjects++;
 			const char *dot = strchr(c->object, '.');
 			d->objects[j] = (struct aw_diff_object){
@@ -772,7 +772,7 @@ static void build_objects(struct aw_diff *d)
 			};
 		}
 		struct aw_diff_object *o = &d->objects[j];
-		o->changes = xrealloc(o->changes, (o->n + 1) * sizeof(*o->changes));
+		o->changes = xgrow(o->changes, o->n, sizeof(*o->changes));
 		o->changes[o->n++] = i;
 	}
 	for (size_t i = 0; i < d->nobjects; i++) {
@@ -911,10 +911,10 @@ struct aw_diff_group *aw_diff_groups(const struct aw_diff *d, size_t *n)
 		while (j < *n && !(strcmp(g[j].cause_key, key) == 0 && g[j].new_side == c->new_side))
 			j++;
 		if (j == *n) {
-			g = xrealloc(g, (*n + 1) * sizeof(*g));
+			g = xgrow(g, *n, sizeof(*g));
 			g[(*n)++] = (struct aw_diff_group){ .cause_key = key, .new_side = c->new_side };
 		}
-		g[j].changes = xrealloc(g[j].changes, (g[j].n + 1) * sizeof(*g[j].changes));
+		g[j].changes = xgrow(g[j].changes, g[j].n, sizeof(*g[j].changes));
 		g[j].changes[g[j].n++] = i;
 	}
 	if (*n)

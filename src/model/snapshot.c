@@ -68,14 +68,11 @@ static void classify(struct aw_record *r)
 		r->status = AW_ST_PASS;
 }
 
-/* Append a record made of key and value (both taken over).  The array
- * doubles when full (when n is a power of two), so that reading a large
- * snapshot stays linear where realloc() moves the block, as the ASan
- * build's always does. */
+/* Append a record made of key and value (both taken over); xgrow() keeps
+ * reading a large snapshot linear. */
 static struct aw_record *add(struct aw_snapshot *s, char *key, char *value)
 {
-	if ((s->n & (s->n - 1)) == 0) /* 0, 1, 2, 4, ...: full */
-		s->records = xrealloc(s->records, (s->n ? 2 * s->n : 1) * sizeof(*s->records));
+	s->records = xgrow(s->records, s->n, sizeof(*s->records));
 	struct aw_record *r = &s->records[s->n++];
 	r->key = key;
 	r->value = value;

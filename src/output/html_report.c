@@ -77,7 +77,7 @@ static struct row *find_row(struct model *m, const char *name, enum row_kind kin
 	for (size_t i = 0; i < m->n; i++)
 		if (m->rows[i].kind == kind && strcmp(m->rows[i].name, name) == 0)
 			return &m->rows[i];
-	m->rows = xrealloc(m->rows, (m->n + 1) * sizeof(*m->rows));
+	m->rows = xgrow(m->rows, m->n, sizeof(*m->rows));
 	struct row *r = &m->rows[m->n++];
 	memset(r, 0, sizeof(*r));
 	r->name = xstrdup(name);
@@ -692,7 +692,7 @@ static void add_shown(struct shown *sh, const struct aw_diff *d)
 		if (ob->rank == AW_RANK_APPEARED)
 			continue;
 		for (size_t j = 0; j < ob->n; j++) {
-			sh->names = xrealloc(sh->names, (sh->n + 1) * sizeof(*sh->names));
+			sh->names = xgrow(sh->names, sh->n, sizeof(*sh->names));
 			sh->names[sh->n++] = xstrdup(row_id(&d->changes[ob->changes[j]]));
 		}
 	}
@@ -726,7 +726,7 @@ static void write_changes(FILE *out, const struct aw_report_opts *o, const struc
 			while (j < nfams && strcmp(fams[j], d[c].families[i].name) != 0)
 				j++;
 			if (j == nfams) {
-				fams = xrealloc(fams, (nfams + 1) * sizeof(*fams));
+				fams = xgrow(fams, nfams, sizeof(*fams));
 				fams[nfams++] = d[c].families[i].name;
 			}
 		}

@@ -69,7 +69,7 @@ static int remember(struct aw_cpio *c, const char *path)
 			c->err = EEXIST;
 		return -1;
 	}
-	c->names = xrealloc(c->names, (c->nnames + 1) * sizeof(*c->names));
+	c->names = xgrow(c->names, c->nnames, sizeof(*c->names));
 	c->names[c->nnames++] = xstrdup(path);
 	return 0;
 }
@@ -110,7 +110,7 @@ int aw_cpio_dir(struct aw_cpio *c, const char *path, unsigned mode)
 	parents(c, path);
 	if (remember(c, path) != 0)
 		return -1;
-	c->dirs = xrealloc(c->dirs, (c->ndirs + 1) * sizeof(*c->dirs));
+	c->dirs = xgrow(c->dirs, c->ndirs, sizeof(*c->dirs));
 	c->dirs[c->ndirs++] = xstrdup(path);
 	header(c, path, S_IFDIR | (mode & 07777), 0, 2);
 	return c->err ? -1 : 0;

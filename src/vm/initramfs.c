@@ -25,7 +25,7 @@ static void info_note(struct aw_initramfs_info *info, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	info->notes = xrealloc(info->notes, (info->nnotes + 1) * sizeof(*info->notes));
+	info->notes = xgrow(info->notes, info->nnotes, sizeof(*info->notes));
 	info->notes[info->nnotes++] = xvasprintf(fmt, ap);
 	va_end(ap);
 }

@@ -51,7 +51,7 @@ int aw_matrix_add_kernel(struct aw_matrix *m, const char *spec, char **err)
 		free(j.modules);
 		return -1;
 	}
-	m->jobs = xrealloc(m->jobs, (m->njobs + 1) * sizeof(*m->jobs));
+	m->jobs = xgrow(m->jobs, m->njobs, sizeof(*m->jobs));
 	m->jobs[m->njobs++] = j;
 	return 0;
 }
@@ -61,7 +61,7 @@ void aw_matrix_add_host(struct aw_matrix *m)
 	struct utsname u;
 	struct aw_matrix_job j = { .spec = xstrdup("host"), .host = true, .pipe_fd = -1 };
 	j.release = xstrdup(uname(&u) == 0 ? u.release : "unknown");
-	m->jobs = xrealloc(m->jobs, (m->njobs + 1) * sizeof(*m->jobs));
+	m->jobs = xgrow(m->jobs, m->njobs, sizeof(*m->jobs));
 	m->jobs[m->njobs++] = j;
 }
 

@@ -72,7 +72,7 @@ void aw_modtree_add(struct aw_modtree *t, const char *rel, off_t off, size_t len
 {
 	if (!aw_modtree_wants(rel))
 		return;
-	t->files = xrealloc(t->files, (t->nfiles + 1) * sizeof(*t->files));
+	t->files = xgrow(t->files, t->nfiles, sizeof(*t->files));
 	struct aw_modfile *f = &t->files[t->nfiles++];
 	memset(f, 0, sizeof(*f));
 	f->path = xstrdup(rel);
@@ -300,7 +300,7 @@ static int load_file(struct aw_modtree *t, struct aw_modfile *f, char **err)
 			f->modinfo_softdep = xasprintf("%s%s%s", old ? old : "", old ? "\n" : "", str + 8);
 			free(old);
 		} else if (strncmp(str, "alias=", 6) == 0) {
-			f->aliases = xrealloc(f->aliases, (f->naliases + 1) * sizeof(*f->aliases));
+			f->aliases = xgrow(f->aliases, f->naliases, sizeof(*f->aliases));
 			f->aliases[f->naliases++] = xstrdup(str + 6);
 		}
 		free(str);
@@ -432,7 +432,7 @@ static void note(struct aw_modplan *p, const char *fmt, ...)
 			return;
 		}
 	}
-	p->notes = xrealloc(p->notes, (p->nnotes + 1) * sizeof(*p->notes));
+	p->notes = xgrow(p->notes, p->nnotes, sizeof(*p->notes));
 	p->notes[p->nnotes++] = s;
 }
 
@@ -487,7 +487,7 @@ static void add_pre(struct aw_modfile *f, struct aw_modfile *d)
 	for (size_t i = 0; i < f->npre; i++)
 		if (f->pre[i] == d)
 			return;
-	f->pre = xrealloc(f->pre, (f->npre + 1) * sizeof(*f->pre));
+	f->pre = xgrow(f->pre, f->npre, sizeof(*f->pre));
 	f->pre[f->npre++] = d;
 }
 
@@ -589,7 +589,7 @@ static int place(struct resolver *r, struct aw_modfile *f, int depth)
 	free(deps);
 	if (rc != 0)
 		return rc;
-	r->plan->load = xrealloc(r->plan->load, (r->plan->nload + 1) * sizeof(*r->plan->load));
+	r->plan->load = xgrow(r->plan->load, r->plan->nload, sizeof(*r->plan->load));
 	r->plan->load[r->plan->nload++] = f;
 	f->state = 2;
 	return place_softdeps(r, f, "post:", depth);
@@ -605,8 +605,8 @@ int aw_modules_resolve(struct aw_modtree *t, const char *const *wanted, size_t n
 		if (place_name(&r, wanted[i], 0, NULL, &f) != 0)
 			return -1;
 		if (f) {
-			plan->names = xrealloc(plan->names, (plan->nnamed + 1) * sizeof(*plan->names));
-			plan->named = xrealloc(plan->named, (plan->nnamed + 1) * sizeof(*plan->named));
+			plan->names = xgrow(plan->names, plan->nnamed, sizeof(*plan->names));
+			plan->named = xgrow(plan->named, plan->nnamed, sizeof(*plan->named));
 			plan->names[plan->nnamed] = xstrdup(wanted[i]);
 			plan->named[plan->nnamed++] = f;
 		}

@@ -51,7 +51,7 @@ static void add_note(struct aw_vm_result *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	r->notes = xrealloc(r->notes, (r->nnotes + 1) * sizeof(*r->notes));
+	r->notes = xgrow(r->notes, r->nnotes, sizeof(*r->notes));
 	r->notes[r->nnotes++] = xvasprintf(fmt, ap);
 	va_end(ap);
 }
@@ -298,7 +298,7 @@ static char **wanted_modules(const struct aw_vm_opts *o, size_t *n)
 	char **w = NULL;
 	*n = 0;
 	for (size_t i = 0; i < AW_ARRAY_SIZE(boot_modules); i++) {
-		w = xrealloc(w, (*n + 1) * sizeof(*w));
+		w = xgrow(w, *n, sizeof(*w));
 		w[(*n)++] = xstrdup(boot_modules[i]);
 	}
 	/* Filesystems that cannot be modules (bool in Kconfig). */
@@ -309,11 +309,11 @@ static char **wanted_modules(const struct aw_vm_opts *o, size_t *n)
 			builtin = builtin || strcmp((*b)->fstype, never_modules[i]) == 0;
 		if (!(*b)->fstype || builtin)
 			continue;
-		w = xrealloc(w, (*n + 1) * sizeof(*w));
+		w = xgrow(w, *n, sizeof(*w));
 		w[(*n)++] = xasprintf("fs-%s", (*b)->fstype);
 	}
 	for (size_t i = 0; i < o->nextra_modules; i++) {
-		w = xrealloc(w, (*n + 1) * sizeof(*w));
+		w = xgrow(w, *n, sizeof(*w));
 		w[(*n)++] = xstrdup(o->extra_modules[i]);
 	}
 	return w;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The probe library (src/lib/): errno names, children of a probe and
  * what they report and their identities, programs run with a deadline,
- * signals and deadlines. */
+ * signals and deadlines; the arrays of lib/util that grow. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +23,25 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* xgrow: every element appended stays, and a block is moved only when
+ * the count reaches a power of two (log2 n moves for n appends). */
+static void test_xgrow(void **state)
+{
+	(void)state;
+	size_t *a = NULL, moves = 0;
+	for (size_t n = 0; n < 5000; n++) {
+		size_t *before = a;
+		a = xgrow(a, n, sizeof(*a));
+		if (a != before)
+			moves++;
+		a[n] = n * 7;
+	}
+	for (size_t n = 0; n < 5000; n++)
+		assert_int_equal(a[n], n * 7);
+	assert_true(moves <= 14); /* 0, 1, 2, 4, ... 4096: at most 14 reallocs */
+	free(a);
+}
 
 static void test_errname(void **state)
 {
@@ -384,6 +403,7 @@ static void test_signals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xgrow),
 		cmocka_unit_test(test_errname),
 		cmocka_unit_test(test_child_statuses),
 		cmocka_unit_test(test_wait_blocked),

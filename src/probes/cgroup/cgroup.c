@@ -96,7 +96,7 @@ static char *file_list(const char *dir)
 		return NULL;
 	while ((de = readdir(d)))
 		if (de->d_type == DT_REG) {
-			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names = xgrow(names, n, sizeof(*names));
 			names[n++] = xstrdup(de->d_name);
 			len += strlen(de->d_name) + 1;
 		}

@@ -87,7 +87,7 @@ static void walk(struct knobs *k, const char *dir, const char *prefix)
 			walk(k, path, name);
 			free(name);
 		} else if (S_ISREG(st.st_mode)) {
-			k->v = xrealloc(k->v, (k->n + 1) * sizeof(*k->v));
+			k->v = xgrow(k->v, k->n, sizeof(*k->v));
 			k->v[k->n++] = name;
 		} else {
 			free(name);

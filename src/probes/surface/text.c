@@ -133,7 +133,7 @@ static int add_dir(struct list *l, const char *dir, const char *prefix)
 	while ((e = readdir(d))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names = xgrow(names, n, sizeof(*names));
 		names[n++] = xasprintf("%s%s%s", prefix, e->d_name, e->d_type == DT_DIR ? "/" : "");
 	}
 	closedir(d);

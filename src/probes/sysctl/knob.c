@@ -217,7 +217,7 @@ static void visit_file(struct walk *w, const char *knob, int dirfd, const char *
 	aw_observe(w->ctx, obs, "%04o", mode);
 	observe_value(w, knob, dirfd, file, mode);
 	if (mode & 0444) {
-		w->writable = xrealloc(w->writable, (w->nwritable + 1) * sizeof(*w->writable));
+		w->writable = xgrow(w->writable, w->nwritable, sizeof(*w->writable));
 		w->writable[w->nwritable++] = xstrdup(knob);
 	}
 }
@@ -267,7 +267,7 @@ static void walk_dir(struct walk *w, int fd, const char *prefix, int depth)
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names = xgrow(names, n, sizeof(*names));
 		names[n++] = xstrdup(de->d_name);
 	}
 	if (n)

@@ -95,8 +95,8 @@ static void walk(struct knobs *k, const char *dir, const char *prefix, int depth
 		} else if (S_ISREG(st.st_mode) && !strchr(de->d_name, '.')) {
 			/* A component with a dot (an interface "eth0.1") has no
 			 * dotted name of its own; none is ever namespaced alone. */
-			k->name = xrealloc(k->name, (k->n + 1) * sizeof(*k->name));
-			k->path = xrealloc(k->path, (k->n + 1) * sizeof(*k->path));
+			k->name = xgrow(k->name, k->n, sizeof(*k->name));
+			k->path = xgrow(k->path, k->n, sizeof(*k->path));
 			k->name[k->n] = name;
 			k->path[k->n++] = path;
 		} else {
