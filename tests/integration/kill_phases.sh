@@ -12,9 +12,10 @@
 # (a terminal's ^C), and a timeout: the runner's deadline (--timeout, or
 # fuse_hang's own 2 s) or the VM's (--timeout of abiwatch vm).  The mkfs
 # and loop moments are held open with strace, which delays the second
-# ioctl(2) of each process of the run by KILL_PHASE_HOLD_S (default 1.5):
-# mkfs's early BLKGETSIZE64 and the probe's LOOP_CONFIGURE (the probe's
-# first is LOOP_CTL_GET_FREE), so a kill lands inside them for certain.
+# ioctl(2) of each process of the run by KILL_PHASE_HOLD_S (default 1.5;
+# in the timeout round, until a second after the deadline): mkfs's early
+# BLKGETSIZE64 and the probe's LOOP_CONFIGURE (the probe's first is
+# LOOP_CTL_GET_FREE), so a kill lands inside them for certain.
 # A phase this machine cannot reach (no strace, no mkfs.ext4, no cookiefs,
 # no QEMU or kernel package) is skipped with the reason; the others run.
 # KILL_PHASES (default "mkfs loop fuse vm") picks some.  After each kill,
@@ -115,13 +116,13 @@ target() {
 	fi
 }
 
-start() { # phase [timeout-seconds]
-	local t=${2:-}
+start() { # phase [timeout-seconds [hold-seconds]]
+	local t=${2:-} hold=${3:-$hold_s}
 	case $1 in
 	mkfs|loop)
 		# LeakSanitizer cannot work under ptrace (an ASan build).
 		env "$tag" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o /dev/null -e trace=ioctl \
-			-e inject=ioctl:delay_enter=$(awk -v s="$hold_s" 'BEGIN { print int(s * 1000000) }'):when=2 \
+			-e inject=ioctl:delay_enter=$(awk -v s="$hold" 'BEGIN { print int(s * 1000000) }'):when=2 \
 			"$abiwatch" run dirent --fs ext4 --entries 2000 ${t:+--timeout "$t"} \
 			-o "$tmp/out/snap" >"$tmp/run.out" 2>&1 & ;;
 	fuse)
@@ -183,18 +184,22 @@ for phase in $phases; do
 	[[ $phase == vm ]] && deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}")
 	reached_ms=
 	for how in $hows; do
-		t=
+		t= hold=
 		if [[ $how == timeout ]]; then
 			case $phase in
-			# The deadline half-way into the held ioctl (probe start
-			# is a little after the run's: the deadline lands later).
+			# The deadline well after the moment the KILL round reached
+			# the phase (a busy machine or an ASan build may take twice
+			# as long this time), and the ioctl held past the deadline
+			# whenever the phase comes before it: the deadline lands in
+			# the phase by construction, not by timing.
 			mkfs|loop) t=$(awk -v r="$reached_ms" -v h="$hold_s" \
-				'BEGIN { printf "%.3f", r / 1000 + h / 2 }') ;;
+				'BEGIN { printf "%.3f", 2 * r / 1000 + h }')
+				hold=$(awk -v t="$t" 'BEGIN { print t + 1 }') ;;
 			fuse) t= ;;          # fuse_hang's own timeout, 2 s
 			vm) t=2 ;;           # from QEMU's start: mid-boot under TCG
 			esac
 		fi
-		start "$phase" "$t"
+		start "$phase" "$t" "$hold"
 		if ! wait_phase "$phase"; then
 			reap
 			echo "FAIL $phase/$how: the run never reached the phase (exit $status):" \

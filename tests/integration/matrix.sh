@@ -57,7 +57,7 @@ for guest in $guests; do
 done
 for f in "$host.snapshot" "$host.ktap"; do [[ -s $out/$f ]] && ok "$f written" || bad "$f missing"; done
 [[ -f $out/$old--$new.diff ]] && ok "neighbour diff $old--$new.diff" || bad "no $old--$new.diff"
-grep -q 'obs.dirent.tmpfs.stable_after_unlink: cookies_changed -> stable' "$out/$old--$new.diff" &&
+grep -q 'obs.dirent.tmpfs.stable_after_unlink: cookies_changed -> stable' "$(verbose_diff "$out/$old--$new.diff")" &&
 	ok "the 6.1 to 6.12 diff shows tmpfs cookies becoming stable" || bad "the diff lacks the tmpfs change"
 
 # The newer Debian kernel, then the host's, in version order.
@@ -105,10 +105,11 @@ else
 fi
 wait "$pid" 2>/dev/null
 
-# The report of the whole directory, as Chromium renders it.
+# The report of the whole directory, as Chromium renders it, every row
+# (the privileged checks below differ from no neighbour).
 page=build/report-test/matrix.html
 mkdir -p build/report-test
-"$abiwatch" report -o "$page" "$out" && ok "report of the matrix directory" || bad "report failed"
+"$abiwatch" report --all -o "$page" "$out" && ok "report of the matrix directory" || bad "report failed"
 chromium=$(command -v chromium || command -v chromium-browser)
 [[ -n $chromium ]] || { echo "SKIP: chromium not installed (scripts/install-deps installs it)"; exit $status; }
 profile=$(mktemp -d "$work/profile.XXXXXX")
