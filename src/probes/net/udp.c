@@ -5,9 +5,12 @@
  * its datagram reaches a closed port of 127.0.0.1: udp(7) says the ICMP
  * port unreachable becomes ECONNREFUSED on the next call, and with
  * IP_RECVERR (ip(7)) a struct sock_extended_err on the error queue.
- * ICMP errors to loopback are not rate limited (icmpv4_xrlim_allow()),
- * and the error is waited for with poll(POLLERR), bounded only against
- * a broken kernel.
+ * ICMP errors to loopback escape the per-destination limit
+ * (icmpv4_xrlim_allow()) but not the global token bucket
+ * (net.ipv4.icmp_msgs_per_sec and icmp_msgs_burst, ip-sysctl.rst), which
+ * a busy machine can drain: so an error that does not come is asked for
+ * again with another datagram, REFUSED_TRIES times, each waited for with
+ * poll(POLLERR).  The bound is against a kernel that never answers.
  */
 #include "net.h"
 #include "lib/errname.h"
@@ -50,8 +53,26 @@ static void setopt(struct aw_ctx *ctx, const char *obs, int opt, int value)
 		close(fd);
 }
 
-/* A UDP socket connected to a closed port of 127.0.0.1, one datagram
- * sent, the error arrived: the socket or -errno. */
+#define REFUSED_TRIES 4
+#define REFUSED_WAIT_MS 2500
+/* Both sockets waiting their longest, and the rest of the probe. */
+#define UDP_TIMEOUT_S (2 * REFUSED_TRIES * REFUSED_WAIT_MS / 1000 + 10)
+
+/* Send on the connected socket until its error is there: 0 or -errno. */
+static int await_refusal(int fd)
+{
+	for (int i = 0; i < REFUSED_TRIES; i++) {
+		if (send(fd, "x", 1, 0) != 1)
+			return -errno;
+		int r = net_wait(fd, POLLERR, REFUSED_WAIT_MS);
+		if (r != 0)
+			return r > 0 ? 0 : r;
+	}
+	return -ETIMEDOUT;
+}
+
+/* A UDP socket connected to a closed port of 127.0.0.1 whose error
+ * arrived: the socket or -errno. */
 static int refused_socket(bool recverr)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(NET_PORT + 1),
@@ -63,12 +84,10 @@ static int refused_socket(bool recverr)
 	if (fd < 0)
 		return -errno;
 	if ((recverr && setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one)) != 0) ||
-	    connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || send(fd, "x", 1, 0) != 1) {
+	    connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
 		rc = -errno;
-	} else {
-		int r = net_wait(fd, POLLERR, 5000);
-		rc = r > 0 ? 0 : r == 0 ? -ETIMEDOUT : r;
-	}
+	else
+		rc = await_refusal(fd);
 	if (rc != 0) {
 		close(fd);
 		return rc;
@@ -127,6 +146,6 @@ static const char *const udp_tags[] = {
 
 const struct aw_probe net_udp_probes[] = {
 	{ .name = "udp", .summary = "UDP_SEGMENT and UDP_GRO, ICMP port unreachable on a connected socket",
-	  .run = run_udp, .items = udp_items, .tags = udp_tags },
+	  .run = run_udp, .items = udp_items, .tags = udp_tags, .timeout_s = UDP_TIMEOUT_S },
 	AW_PROBES_END
 };
