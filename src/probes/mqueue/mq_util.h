@@ -31,6 +31,11 @@
 #define MQU_HARD_MSGSIZEMAX  (16 * 1024 * 1024)
 #define MQU_MQ_PRIO_MAX      32768
 
+/* How long a probe waits for a child to block, end or answer: a bound
+ * against a kernel that never does, taking milliseconds otherwise.  Wide,
+ * so that a machine under load or valgrind's memcheck cannot reach it. */
+#define MQU_BOUND_MS 5000
+
 #define MQU_KNOB_MSG_MAX         "fs/mqueue/msg_max"
 #define MQU_KNOB_MSGSIZE_MAX     "fs/mqueue/msgsize_max"
 #define MQU_KNOB_MSG_DEFAULT     "fs/mqueue/msg_default"

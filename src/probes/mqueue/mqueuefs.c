@@ -199,7 +199,7 @@ static void check_owner(struct aw_ctx *ctx, const struct fs *fs)
 	char path[128];
 	struct stat st;
 	int refused;
-	int status = aw_child_run_as(AW_NOBODY2, AW_NOBODY, creator_child, NULL, 2000, &refused);
+	int status = aw_child_run_as(AW_NOBODY2, AW_NOBODY, creator_child, NULL, MQU_BOUND_MS, &refused);
 
 	if (refused) {
 		aw_skip(ctx, "owner_creator", "%s", aw_become_user_why(refused));
@@ -224,7 +224,7 @@ static int reader_child(void *arg)
 
 static int read_as_nobody(int *refused)
 {
-	return aw_child_run_as(AW_NOBODY, AW_NOBODY, reader_child, NULL, 2000, refused);
+	return aw_child_run_as(AW_NOBODY, AW_NOBODY, reader_child, NULL, MQU_BOUND_MS, refused);
 }
 
 static void observe_chmod(struct aw_ctx *ctx, const struct fs *fs)

@@ -146,10 +146,10 @@ static void check_blocked_receiver(struct aw_ctx *ctx, mqd_t q)
 	int rc = notify_signal(q, COOKIE);
 	pid_t pid = rc ? rc : aw_child_start(receiver_child, &q);
 
-	rc = pid < 0 ? (int)pid : aw_wait_blocked(pid, SYS_mq_timedreceive, 2000);
+	rc = pid < 0 ? (int)pid : aw_wait_blocked(pid, SYS_mq_timedreceive, MQU_BOUND_MS);
 	if (rc == 0)
 		rc = mqu_send(q, "b", 1, 0);
-	int status = pid < 0 ? (int)pid : aw_child_wait(pid, 2000);
+	int status = pid < 0 ? (int)pid : aw_child_wait(pid, MQU_BOUND_MS);
 	if (rc || status) {
 		aw_error(ctx, "not_sent_to_blocked_receiver", "the receiving child: %s",
 			 rc ? aw_errname(rc) : "did not get the message");

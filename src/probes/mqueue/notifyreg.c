@@ -80,7 +80,7 @@ static int holder_start(struct holder *h)
 	if (h->pid < 0)
 		return (int)h->pid;
 	struct pollfd p = { .fd = h->ready[0], .events = POLLIN };
-	if (poll(&p, 1, 2000) != 1 || read(h->ready[0], &rc, sizeof(rc)) != sizeof(rc))
+	if (poll(&p, 1, MQU_BOUND_MS) != 1 || read(h->ready[0], &rc, sizeof(rc)) != sizeof(rc))
 		rc = -ETIMEDOUT;
 	return rc;
 }
@@ -93,7 +93,7 @@ static int holder_stop(struct holder *h)
 	if (h->pid > 0) {
 		if (write(h->go[1], "g", 1) != 1)
 			kill(h->pid, SIGKILL);
-		status = aw_child_wait(h->pid, 2000);
+		status = aw_child_wait(h->pid, MQU_BOUND_MS);
 	}
 	close(h->ready[0]);
 	close(h->ready[1]);
@@ -157,7 +157,7 @@ static void check_own_registration(struct aw_ctx *ctx, mqd_t q)
 	int un = (int)mqu_rc(mq_notify(q, NULL));
 	int sent = mqu_send(q, "u", 1, 0);
 	int sig = sent ? sent : aw_wait_signal(SIGUSR1, QUIET_MS, &si);
-	int other = aw_child_run(register_child, NULL, 2000);
+	int other = aw_child_run(register_child, NULL, MQU_BOUND_MS);
 	aw_expect(ctx, "unregister_null", rc == 0 && un == 0 && sig == 0 && other == 0,
 		  "register %s, mq_notify(NULL) %s, then a message: %s, another process "
 		  "registering: %s", aw_errname(rc), aw_errname(un), sig == 1 ? "signal" :
@@ -170,11 +170,11 @@ static void check_close_unregisters(struct aw_ctx *ctx)
 {
 	int q = (int)mqu_rc(mq_open(QNAME, O_RDONLY));
 	int rc = q < 0 ? q : notify_kind(q, SIGEV_NONE, 0);
-	int busy = rc ? rc : aw_child_run(register_child, NULL, 2000);
+	int busy = rc ? rc : aw_child_run(register_child, NULL, MQU_BOUND_MS);
 
 	if (q >= 0)
 		mq_close(q);
-	int after = rc ? rc : aw_child_run(register_child, NULL, 2000);
+	int after = rc ? rc : aw_child_run(register_child, NULL, MQU_BOUND_MS);
 	if (rc)
 		aw_error(ctx, "close_unregisters", "registering: %s", aw_errname(rc));
 	else
@@ -191,7 +191,7 @@ static void observe_close_other(struct aw_ctx *ctx)
 
 	if (b >= 0)
 		mq_close(b);
-	int other = rc ? rc : aw_child_run(register_child, NULL, 2000);
+	int other = rc ? rc : aw_child_run(register_child, NULL, MQU_BOUND_MS);
 	if (rc)
 		aw_unobserved(ctx, "close_other_fd_unregisters", "registering: %s", aw_errname(rc));
 	else
@@ -215,7 +215,7 @@ static void check_none(struct aw_ctx *ctx, mqd_t q)
 		  "SIGEV_NONE: %s, then a message: %s", aw_errname(rc),
 		  sig == 1 ? "SIGUSR1 came" : sig == 0 ? "nothing" : aw_errname(sig));
 	if (sig == 0) {
-		int other = aw_child_run(register_child, NULL, 2000);
+		int other = aw_child_run(register_child, NULL, MQU_BOUND_MS);
 		aw_observe(ctx, "sigev_none_consumed", "%s", other == 0 ? "yes" : "no");
 	} else {
 		aw_unobserved(ctx, "sigev_none_consumed", "the SIGEV_NONE registration failed");
@@ -283,11 +283,11 @@ static void check_thread(struct aw_ctx *ctx, mqd_t q)
 	if (rc == 0)
 		rc = mqu_send(q, "t", 1, 0);
 	struct pollfd p = { .fd = thread_pipe[0], .events = POLLIN };
-	if (rc == 0 && (poll(&p, 1, 2000) != 1 || read(thread_pipe[0], &r, sizeof(r)) != sizeof(r)))
+	if (rc == 0 && (poll(&p, 1, MQU_BOUND_MS) != 1 || read(thread_pipe[0], &r, sizeof(r)) != sizeof(r)))
 		rc = -ETIMEDOUT;
 	if (rc)
-		aw_fail(ctx, "sigev_thread", "registering, or waiting 2 s for the function: %s",
-			aw_errname(rc));
+		aw_fail(ctx, "sigev_thread", "registering, or waiting %d s for the function: %s",
+			MQU_BOUND_MS / 1000, aw_errname(rc));
 	else
 		aw_expect(ctx, "sigev_thread", r.value == &marker && r.tid != gettid(),
 			  "the function %s", r.value != &marker ? "got another sigev_value" :

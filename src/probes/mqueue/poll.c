@@ -172,7 +172,7 @@ static int waker_child(void *arg)
 	struct waker *w = arg;
 	char buf[16];
 
-	w->saw_block = aw_wait_blocked(getppid(), w->nr, 2000) == 0;
+	w->saw_block = aw_wait_blocked(getppid(), w->nr, MQU_BOUND_MS) == 0;
 	if (w->receive)
 		return mqu_recv(w->q, buf, sizeof(buf), NULL) == 1 ? 0 : 1;
 	return mqu_send(w->q, "w", 1, 0) == 0 ? 0 : 1;

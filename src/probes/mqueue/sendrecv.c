@@ -296,16 +296,17 @@ static void check_blocking(struct aw_ctx *ctx, mqd_t q, bool send)
 		mqu_drain(q);
 		return;
 	}
-	rc = aw_wait_blocked(pid, send ? SYS_mq_timedsend : SYS_mq_timedreceive, 2000);
+	rc = aw_wait_blocked(pid, send ? SYS_mq_timedsend : SYS_mq_timedreceive, MQU_BOUND_MS);
 	if (rc == 0)
 		rc = send ? (int)mqu_recv(q, buf, sizeof(buf), NULL) : mqu_send(q, "wake", 4, 0);
-	int status = aw_child_wait(pid, 2000);
+	int status = aw_child_wait(pid, MQU_BOUND_MS);
 	if (rc < 0)
 		aw_fail(ctx, c, "the child did not block, or the call that should end it failed: %s",
 			aw_errname(rc));
 	else
-		aw_expect(ctx, c, status == 0, "the blocked child %s", status == -ETIMEDOUT ?
-			  "was still blocked 2 s later" : "ended without the expected result");
+		aw_expect(ctx, c, status == 0, "the blocked child %s (bound %d s)",
+			  status == -ETIMEDOUT ? "was still blocked" : "ended without the expected result",
+			  MQU_BOUND_MS / 1000);
 	mqu_drain(q);
 }
 
@@ -335,20 +336,20 @@ static int ended(pid_t pid)
 }
 
 /* Two receivers block, the one at nice 10 first; one message comes.
- * Which one ends (within 2 s), while the other still waits? */
+ * Which one ends (within MQU_BOUND_MS), while the other still waits? */
 static void observe_wakeup_order(struct aw_ctx *ctx, mqd_t q)
 {
 	const char *o = "receiver_wakeup_order";
 	struct waiter low = { q, 10 }, high = { q, 0 };
 	int sa = -1, sb = -1;
 	pid_t a = aw_child_start(waiter_child, &low);
-	int rc = a < 0 ? (int)a : aw_wait_blocked(a, SYS_mq_timedreceive, 2000);
+	int rc = a < 0 ? (int)a : aw_wait_blocked(a, SYS_mq_timedreceive, MQU_BOUND_MS);
 	pid_t b = rc ? rc : aw_child_start(waiter_child, &high);
 
-	rc = b < 0 ? (int)b : aw_wait_blocked(b, SYS_mq_timedreceive, 2000);
+	rc = b < 0 ? (int)b : aw_wait_blocked(b, SYS_mq_timedreceive, MQU_BOUND_MS);
 	if (rc == 0)
 		rc = mqu_send(q, "1", 1, 0);
-	for (int ms = 0; rc == 0 && sa < 0 && sb < 0 && ms < 2000; ms++) {
+	for (int ms = 0; rc == 0 && sa < 0 && sb < 0 && ms < MQU_BOUND_MS; ms++) {
 		sa = ended(a);
 		sb = ended(b);
 		if (sa < 0 && sb < 0)
@@ -375,7 +376,7 @@ static void observe_wakeup_order(struct aw_ctx *ctx, mqd_t q)
 		pid_t p = i ? b : a;
 		if (p > 0 && (i ? sb : sa) < 0) {
 			mqu_send(q, "2", 1, 0);
-			aw_child_wait(p, 2000);
+			aw_child_wait(p, MQU_BOUND_MS);
 		}
 	}
 	mqu_drain(q);
