@@ -13,9 +13,11 @@
 # fuse_hang's own 2 s) or the VM's (--timeout of abiwatch vm).  The mkfs
 # and loop moments are held open with strace, which delays the second
 # ioctl(2) of each process of the run by KILL_PHASE_HOLD_S (default 1.5;
-# in the timeout round, until a second after the deadline): mkfs's early
-# BLKGETSIZE64 and the probe's LOOP_CONFIGURE (the probe's first is
-# LOOP_CTL_GET_FREE), so a kill lands inside them for certain.
+# twice that in the timeout round): mkfs's early BLKGETSIZE64 and the
+# probe's LOOP_CONFIGURE (the probe's first is LOOP_CTL_GET_FREE), so a
+# kill lands inside them for certain.  A deadline is placed from when the
+# phase came last; where a busy machine's pace changed so that it misses
+# the phase, the round is tried again (3 tries), timed anew.
 # A phase this machine cannot reach (no strace, no mkfs.ext4, no cookiefs,
 # no QEMU or kernel package) is skipped with the reason; the others run.
 # KILL_PHASES (default "mkfs loop fuse vm") picks some.  After each kill,
@@ -174,6 +176,71 @@ if (( (16#$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status) >> 1) & 1 )); then
 	hows="KILL TERM timeout"
 fi
 
+# The deadline of a timeout round of mkfs or loop: half-way into the held
+# ioctl, from when the phase was last reached (the KILL round's, or the
+# previous try's), the ioctl held for twice KILL_PHASE_HOLD_S.  For loop,
+# mkfs's hold comes first and is that much longer too.
+timeout_hold() { awk -v h="$hold_s" 'BEGIN { print 2 * h }'; }
+timeout_deadline() { # phase
+	awk -v r="$reached_ms" -v h="$hold_s" -v H="$(timeout_hold)" -v loop=$([[ $1 == loop ]] && echo 1 || echo 0) \
+		'BEGIN { printf "%.3f", r / 1000 + (loop ? H - h : 0) + H / 2 }'
+}
+
+# One round: start a run, wait for the phase, stop it the way named, and
+# check the host.  False only for a timeout round whose deadline missed
+# the phase on a try that is not the last (the machine's pace changed
+# since the phase was last timed): the caller tries again, timed anew.
+deadline_round() { # phase how try tries
+	local phase=$1 how=$2 try=$3 tries=$4 t= hold= landed=no
+	if [[ $how == timeout ]]; then
+		case $phase in
+		mkfs|loop) t=$(timeout_deadline "$phase") hold=$(timeout_hold) ;;
+		fuse) t= ;;          # fuse_hang's own timeout, 2 s
+		vm) t=2 ;;           # from QEMU's start: mid-boot under TCG
+		esac
+	fi
+	start "$phase" "$t" "$hold"
+	if ! wait_phase "$phase"; then
+		reap
+		check_host "$phase/$how (try $try)" || return 0
+		((try < tries)) && { echo "# $phase/$how: the deadline $t s came before the phase; again"; return 1; }
+		echo "FAIL $phase/$how: the run never reached the phase (exit $status):" \
+		     "$(tail -n 5 "$tmp/run.out" | tr '\n' ' ' | cut -c1-300)"
+		failures=$((failures + 1))
+		return 0
+	fi
+	[[ $how == KILL || $how == timeout ]] && reached_ms=$(( $(now_ms) - t_start ))
+	# QEMU: somewhere in the boot, not only at its very start.
+	[[ $phase == vm && $how != timeout ]] && sleep "0.$((RANDOM % 10))"
+	case $how in
+	KILL) kill -KILL "$(target)" ;;
+	TERM) kill -TERM "$(target)" ;;
+	INT) kill -INT -- "-$pid" ;;
+	timeout) ;;
+	esac
+	if [[ $how == timeout ]]; then
+		# The phase must still be under way when the deadline comes.
+		while kill -0 "$pid" 2>/dev/null && in_phase "$phase"; do sleep 0.02; done
+		reap
+		grep -qE 'no result within|timed out|TIMEOUT|timeout' "$tmp/run.out" "$tmp/out/snap" \
+			2>/dev/null && landed=yes
+	else
+		reap
+		case $status in 137|143|130) landed=yes ;; esac
+	fi
+	check_host "$phase/$how${t:+ (try $try)}" || return 0
+	if [[ $landed != yes ]]; then
+		((try < tries)) && { echo "# $phase/$how: the phase ended before the deadline $t s; again"; return 1; }
+		echo "FAIL $phase/$how: did not end by the $how (exit $status):" \
+		     "$(tail -n 3 "$tmp/run.out" | tr '\n' ' ' | cut -c1-300)"
+		failures=$((failures + 1))
+		return 0
+	fi
+	kills=$((kills + 1))
+	echo "ok   $phase: ${how/timeout/the deadline${t:+ (--timeout $t)}} while in it (exit $status)," \
+	     "host unchanged (fingerprint $settled)"
+}
+
 for phase in $phases; do
 	why=$(phase_unavailable "$phase")
 	if [[ -n $why ]]; then
@@ -184,58 +251,11 @@ for phase in $phases; do
 	[[ $phase == vm ]] && deb=$(tests/lib/debian-kernel "${VM_TEST_SERIES:-6.12}")
 	reached_ms=
 	for how in $hows; do
-		t= hold=
-		if [[ $how == timeout ]]; then
-			case $phase in
-			# The deadline well after the moment the KILL round reached
-			# the phase (a busy machine or an ASan build may take twice
-			# as long this time), and the ioctl held past the deadline
-			# whenever the phase comes before it: the deadline lands in
-			# the phase by construction, not by timing.
-			mkfs|loop) t=$(awk -v r="$reached_ms" -v h="$hold_s" \
-				'BEGIN { printf "%.3f", 2 * r / 1000 + h }')
-				hold=$(awk -v t="$t" 'BEGIN { print t + 1 }') ;;
-			fuse) t= ;;          # fuse_hang's own timeout, 2 s
-			vm) t=2 ;;           # from QEMU's start: mid-boot under TCG
-			esac
-		fi
-		start "$phase" "$t" "$hold"
-		if ! wait_phase "$phase"; then
-			reap
-			echo "FAIL $phase/$how: the run never reached the phase (exit $status):" \
-			     "$(tail -n 5 "$tmp/run.out" | tr '\n' ' ' | cut -c1-300)"
-			failures=$((failures + 1))
-			continue
-		fi
-		[[ $how == KILL ]] && reached_ms=$(( $(now_ms) - t_start ))
-		# QEMU: somewhere in the boot, not only at its very start.
-		[[ $phase == vm && $how != timeout ]] && sleep "0.$((RANDOM % 10))"
-		case $how in
-		KILL) kill -KILL "$(target)" ;;
-		TERM) kill -TERM "$(target)" ;;
-		INT) kill -INT -- "-$pid" ;;
-		timeout) ;;
-		esac
-		landed=no
-		if [[ $how == timeout ]]; then
-			# The phase must still be under way when the deadline comes.
-			while kill -0 "$pid" 2>/dev/null && in_phase "$phase"; do sleep 0.02; done
-			reap
-			grep -qE 'no result within|timed out|TIMEOUT|timeout' "$tmp/run.out" "$tmp/out/snap" \
-				2>/dev/null && landed=yes
-		else
-			reap
-			case $status in 137|143|130) landed=yes ;; esac
-		fi
-		kills=$((kills + 1))
-		if [[ $landed != yes ]]; then
-			echo "FAIL $phase/$how: did not end by the $how (exit $status):" \
-			     "$(tail -n 3 "$tmp/run.out" | tr '\n' ' ' | cut -c1-300)"
-			failures=$((failures + 1))
-		fi
-		check_host "$phase/$how" &&
-		echo "ok   $phase: ${how/timeout/the deadline${t:+ (--timeout $t)}} while in it (exit $status)," \
-		     "host unchanged (fingerprint $settled)"
+		tries=1 t= hold=
+		[[ $how == timeout && ( $phase == mkfs || $phase == loop ) ]] && tries=3
+		for ((try = 1; try <= tries; try++)); do
+			deadline_round "$phase" "$how" "$try" "$tries" && break
+		done
 	done
 done
 
