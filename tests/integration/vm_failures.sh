@@ -89,6 +89,18 @@ cat "$work/err"
 	bad "--timeout 2: exit $rc"
 [[ ! -e $work/t.snapshot ]] && ok "no snapshot written on timeout" || bad "a snapshot was written on timeout"
 
+# ---- a guest whose --setup never ends: the guest's init stops it at the
+# deadline the host gave (--timeout less a margin, in the guest's uptime)
+# and says so, before the host's own timeout ----
+sleep_bin=$(command -v sleep)
+"$abiwatch" vm --deb "$deb" --timeout 25 --setup "$sleep_bin 1000" -o "$work/s.snapshot" -- mqueue \
+	>"$work/out" 2>"$work/err"
+rc=$?
+[[ $rc == 1 ]] && grep -q "setup timeout $sleep_bin 1000" "$work/err" && ! grep -q ': timeout after ' "$work/err" &&
+	ok "a --setup that never ends: the guest's init stops it at its deadline" ||
+	{ bad "endless --setup: exit $rc"; cat "$work/err"; }
+[[ ! -e $work/s.snapshot ]] && ok "no snapshot written after the setup failed" || bad "a snapshot was written"
+
 # ---- a kernel that panics (no init: VFS cannot mount root) ----
 "$abiwatch" vm --deb "$deb" --append rdinit=/nonexistent --timeout 60 -o "$work/p.snapshot" -- mqueue \
 	>"$work/out" 2>"$work/err"
