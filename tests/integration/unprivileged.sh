@@ -19,7 +19,8 @@ check_run() { # label snapshot exit-status
 	local bad
 	if [[ $rc != 0 && $rc != 4 ]]; then
 		echo "FAIL $label: exit $rc"
-		grep -E '^(check|probe)\..* = (fail|error|timeout)' "$snap" | head -20
+		grep -E '^[a-z]+\..* = (fail|error|timeout|broken)' "$snap" | head -20
+		tail -n 5 "${snap%/*}/err"
 		status=1
 		return
 	fi
