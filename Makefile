@@ -65,7 +65,7 @@ $(COOKIEFS): tools/cookiefs/cookiefs.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags fuse3) $(LDFLAGS) -o $@ $< \
 		$(shell pkg-config --libs fuse3)
 
-.PHONY: all run check asan unit deps clean bench fuzz fuzz-build selftest m32 tools vm
+.PHONY: all run check check-long asan unit deps clean bench fuzz fuzz-build selftest m32 tools vm
 all: abiwatch m32 tools vm
 tools: $(COOKIEFS)
 
@@ -189,6 +189,14 @@ run:
 check: deps
 	@$(MAKE) --no-print-directory -j$(shell nproc) all asan unit selftest fuzz-build
 	tests/run
+
+# make check's assertions with more of everything: the ASan twins of the
+# isolation tests and longer kill campaigns (tests/run, kill.sh and
+# dirent_kill_hostile.sh say what).  About three times make check's time.
+check-long: deps
+	@$(MAKE) --no-print-directory -j$(shell nproc) all asan unit selftest fuzz-build
+	ABIWATCH_TEST_LONG=1 KILL_ROUNDS=30 KILL_MIDFLIGHT_ROUNDS=10 KILL_SWEEP=60 \
+		DIRENT_KILL_FRACTIONS="10 35 60 85 97" tests/run
 
 bench: abiwatch m32 vm
 	tests/bench

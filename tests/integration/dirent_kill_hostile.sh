@@ -12,7 +12,9 @@
 # hang, whose daemon never answers, the probe's process waits in the
 # kernel for the daemon: stopping the daemon, as its owner would, is what
 # lets it go, and then nothing is left either.
-# DIRENT_KILL_POLICIES narrows the policies (default: all of them).
+# DIRENT_KILL_POLICIES narrows the policies (default: all of them);
+# DIRENT_KILL_FRACTIONS are the moments of the random kills, in percent of
+# a whole run (default 15 50 90; make check-long 10 35 60 85 97).
 # Exit 0 pass, 1 fail, 4 skip (no cookiefs, no /dev/fuse, not root).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
@@ -108,7 +110,7 @@ for p in $policies; do
 		{ report bad "$p: a whole run: exit $rc"; cat "$tmp/run.out"; }
 	[[ $p == hang ]] && restart "$mnt"
 	settled "$p: after a whole run" || continue
-	for frac in 10 35 60 85 97; do
+	for frac in ${DIRENT_KILL_FRACTIONS:-15 50 90}; do
 		run_bg "$p"
 		sleep "$(awk -v u="$run_us" -v f="$frac" 'BEGIN { printf "%.3f", u * f / 100 / 1e6 }')"
 		kill -KILL "$pid" 2>/dev/null

@@ -3,8 +3,9 @@
 #
 #   ABIWATCH=./abiwatch KILL_ROUNDS=60 KILL_SWEEP=200 tests/integration/kill.sh
 #
-# The defaults (46 kills, about 2.5 minutes here) are the suite's share;
-# a soak raises them, and KILL_SEED replays a failure.
+# The defaults (26 kills, about 80 s on an idle 2-core machine) are make
+# check's share: each run draws new moments, so coverage grows run by run;
+# make check-long raises them to 100, and KILL_SEED replays a failure.
 #
 # A run here is a full one: every family and every backend, the --path
 # one included (a directory of this test's, watched for a scratch
@@ -18,21 +19,21 @@
 # moment must leave the host as it was.  This takes a fingerprint of the
 # host (tests/lib/host-state), then:
 #
-#   1. KILL_ROUNDS times (default 16): starts `abiwatch run` of every
+#   1. KILL_ROUNDS times (default 10): starts `abiwatch run` of every
 #      probe, waits a random delay in [0, 1.2 x one full run], sends
 #      SIGKILL, SIGTERM, SIGINT (to the process group, as a terminal
 #      would), or SIGKILL to a run with a tiny --timeout, and compares the
 #      fingerprint with the first one.  The run must end by the signal
 #      (status 128+N) or by itself, and a snapshot it left must be whole
 #      (abiwatch diff reads it).
-#   2. KILL_MIDFLIGHT_ROUNDS times (default 6): waits until the k-th probe
+#   2. KILL_MIDFLIGHT_ROUNDS times (default 4): waits until the k-th probe
 #      (k at random) has its namespace, then a random part of how long that
 #      probe's namespace lived in a watched run, and sends SIGKILL (at once
 #      if that lands between two probes, as the next one starts), so that
 #      the kill lands while a probe is in flight.  With no probes there is
 #      nothing to land in, and this part says so.
 #   3. With strace: a SIGKILL as abiwatch enters a system call, for
-#      KILL_SWEEP (default 24; 0 for none; a few more where the spacing
+#      KILL_SWEEP (default 12; 0 for none; a few more where the spacing
 #      rounds) calls of a run spread evenly, or every call if a run makes
 #      fewer; the calls made at most twice in a run (the steps, such as
 #      the snapshot's rename) come first.
@@ -53,9 +54,9 @@ export LC_ALL=C
 root=$(cd "$(dirname "$0")/../.." && pwd)
 host_state=$root/tests/lib/host-state
 ABIWATCH=${ABIWATCH:-./abiwatch}
-rounds=${KILL_ROUNDS:-16}
-midflight_rounds=${KILL_MIDFLIGHT_ROUNDS:-6}
-sweep_kills=${KILL_SWEEP:-24}
+rounds=${KILL_ROUNDS:-10}
+midflight_rounds=${KILL_MIDFLIGHT_ROUNDS:-4}
+sweep_kills=${KILL_SWEEP:-12}
 settle=${KILL_SETTLE:-20}
 entries=${KILL_ENTRIES:-2000}
 seed=${KILL_SEED:-$RANDOM}
