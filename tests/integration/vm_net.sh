@@ -57,6 +57,7 @@ for s in "$tmp"/m/*.snapshot; do
 	expect obs.net.compat32.rcvtimeo.old '8 bytes: 2.500000'
 	expect obs.net.compat32.rcvtimeo.new 'set; read back old: 8 bytes: 3.500000'
 	expect obs.net.compat32.sndtimeo.old '8 bytes: 1.000000'
+	expect obs.net.compat32.sndtimeo.new 'set; read back old: 8 bytes: 4.500000'
 	case $release in
 	6.1.*)
 		net_expect_changed old

@@ -28,7 +28,10 @@ static const struct aw_item compat32_items[] = {
 	AW_OBS_ITEM("rcvtimeo.new", "SO_RCVTIMEO_NEW (66, 5.1) set to 3.5 s with a 16-byte timeval, "
 		    "read back through SO_RCVTIMEO_OLD", .object = "rcvtimeo", .absent = absent_new,
 		    .change = "y2038-safe 32-bit C libraries (time64) fall back, or can set timeouts"),
-	AW_OBS_ITEM("sndtimeo.old", "SO_SNDTIMEO_OLD (21) set to 1 s, read back"),
+	AW_OBS_ITEM("sndtimeo.old", "SO_SNDTIMEO_OLD (21) set to 1 s, read back", .object = "sndtimeo"),
+	AW_OBS_ITEM("sndtimeo.new", "SO_SNDTIMEO_NEW (67, 5.1) set to 4.5 s with a 16-byte timeval, "
+		    "read back through SO_SNDTIMEO_OLD", .object = "sndtimeo", .absent = absent_new,
+		    .change = "y2038-safe 32-bit C libraries (time64) fall back, or can set send timeouts"),
 	AW_ITEMS_END
 };
 

@@ -28,6 +28,7 @@ _Static_assert(sizeof(void *) == 4, "build with -m32: the point is the i386 layo
 #define SO_RCVTIMEO_OLD_ 20
 #define SO_SNDTIMEO_OLD_ 21
 #define SO_RCVTIMEO_NEW_ 66
+#define SO_SNDTIMEO_NEW_ 67
 
 struct tv32 {
 	int32_t sec, usec;
@@ -111,6 +112,7 @@ static void timeo(void)
 		aw_out_unobserved("rcvtimeo.old", "socketpair: %s", aw_errname(errno));
 		aw_out_unobserved("rcvtimeo.new", "socketpair: %s", aw_errname(errno));
 		aw_out_unobserved("sndtimeo.old", "socketpair: %s", aw_errname(errno));
+		aw_out_unobserved("sndtimeo.new", "socketpair: %s", aw_errname(errno));
 		return;
 	}
 	struct tv32 t = { 2, 500000 }, back;
@@ -141,6 +143,17 @@ static void timeo(void)
 		aw_out_observe("sndtimeo.old", "%s", aw_errname(errno));
 	else
 		aw_out_observe("sndtimeo.old", "%u bytes: %d.%06d", (unsigned)len, back.sec, back.usec);
+
+	struct tv64 s64 = { 4, 500000 };
+	len = sizeof(back);
+	memset(&back, 0, sizeof(back));
+	if (setsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO_NEW_, &s64, sizeof(s64)) != 0)
+		aw_out_observe("sndtimeo.new", "%s", aw_errname(errno));
+	else if (getsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO_OLD_, &back, &len) != 0)
+		aw_out_observe("sndtimeo.new", "set; read back old: %s", aw_errname(errno));
+	else
+		aw_out_observe("sndtimeo.new", "set; read back old: %u bytes: %d.%06d", (unsigned)len,
+			       back.sec, back.usec);
 	close(sv[0]);
 	close(sv[1]);
 }
