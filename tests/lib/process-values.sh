@@ -18,6 +18,7 @@ PROCESS_SAME=(
 	obs.process.exec.args.max_strlen 131072
 	obs.process.exec.args.count_1m 63
 	obs.process.exec.args.count_256k 31
+	obs.process.exec.args.env_count_1m 63
 	obs.process.exec.args.beyond E2BIG
 	obs.process.exec.auxv.minsigstksz present
 	obs.process.exec.auxv.hwcap2 present

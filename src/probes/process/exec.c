@@ -89,6 +89,10 @@ static const struct aw_item exec_items[] = {
 		    .unit = "arguments", .object = "args"),
 	AW_OBS_ITEM("args.count_256k", "how many 4 KiB arguments execve() accepts with RLIMIT_STACK 256 KiB (the 32-page floor)",
 		    .unit = "arguments", .object = "args"),
+	AW_OBS_ITEM("args.env_count_1m", "how many 4 KiB environment strings execve() accepts beside the program's "
+		    "name with RLIMIT_STACK 1 MiB: the environment shares the arguments' quarter",
+		    .change = "programs passing large environments (build systems, CI runners) meet E2BIG sooner or later",
+		    .unit = "strings", .object = "args"),
 	AW_OBS_ITEM("args.beyond", "the errno of execve() one argument past that count",
 		    .change = "a program telling 'too long' from other failures by E2BIG misreads it", .object = "args"),
 	AW_ITEMS_END
@@ -245,27 +249,42 @@ static void auxv_items(struct aw_ctx *ctx)
 		aw_observe(ctx, "auxv.rseq_align", "absent");
 }
 
-/* Whether "./exit" runs with count arguments of len bytes each (NUL
- * included) and RLIMIT_STACK stack: 0, or the errno. */
-static int args_run(const char *dir, size_t count, size_t len, unsigned long stack)
+/* Whether "./exit" runs with count strings of len bytes each (NUL
+ * included), as arguments or (in_env) as its environment, and
+ * RLIMIT_STACK stack: 0, or the errno. */
+static int strings_run(const char *dir, size_t count, size_t len, unsigned long stack, bool in_env)
 {
-	char **argv = xcalloc(count + 2, sizeof(*argv));
+	char **strings = xcalloc(count + 2, sizeof(*strings));
 	char *s = xcalloc(1, len);
 	memset(s, 'a', len - 1);
-	argv[0] = (char *)"exit";
-	for (size_t i = 1; i <= count; i++)
-		argv[i] = s;
-	char *envp[] = { NULL };
+	if (in_env)
+		s[0] = '=';
+	for (size_t i = 0; i < count; i++)
+		strings[i] = s;
+	char *name_only[] = { (char *)"exit", NULL };
+	char *argv_env[] = { NULL };
+	char **argv = name_only, **envp = strings;
+	if (!in_env) {
+		memmove(strings + 1, strings, count * sizeof(*strings));
+		strings[0] = (char *)"exit";
+		argv = strings;
+		envp = argv_env;
+	}
 	char *path = xasprintf("%s/exit", dir);
 	struct pexec_how how = { .stack_limit = stack };
 	struct pexec r;
 	int rc = process_exec(path, argv, envp, &how, &r);
 	free(path);
 	free(s);
-	free(argv);
+	free(strings);
 	if (rc)
 		return -rc;
 	return r.err ? r.err : r.timed_out || r.sig || r.status ? -1 : 0;
+}
+
+static int args_run(const char *dir, size_t count, size_t len, unsigned long stack)
+{
+	return strings_run(dir, count, len, stack, false);
 }
 
 /* The largest n in [lo, hi) for which ok(n) holds, given ok(lo) and
@@ -290,6 +309,30 @@ static long bisect(const char *dir, long lo, long hi, bool by_len, unsigned long
 	return lo;
 }
 
+/* The environment's strings count against the same quarter of
+ * RLIMIT_STACK as the arguments: how many 4 KiB ones fit beside the
+ * program's name. */
+static void observe_env_count(struct aw_ctx *ctx, const char *dir)
+{
+	long lo = 1, hi = 1024;
+	int rc = strings_run(dir, (size_t)hi, 4096, 1UL << 20, true);
+	if (rc != E2BIG || strings_run(dir, (size_t)lo, 4096, 1UL << 20, true) != 0) {
+		aw_unobserved(ctx, "args.env_count_1m", "one 4 KiB string runs: no; 1024: %s",
+			      rc ? aw_errname(rc) : "runs");
+		return;
+	}
+	while (hi - lo > 1) {
+		long mid = lo + (hi - lo) / 2;
+		rc = strings_run(dir, (size_t)mid, 4096, 1UL << 20, true);
+		if (rc != 0 && rc != E2BIG) {
+			aw_unobserved(ctx, "args.env_count_1m", "%ld strings: %s", mid, aw_errname(rc));
+			return;
+		}
+		*(rc ? &hi : &lo) = mid;
+	}
+	aw_observe_long(ctx, "args.env_count_1m", lo);
+}
+
 static void args_items(struct aw_ctx *ctx, const char *dir)
 {
 	struct pelf_spec quit = { .base = 0x400000, .stack = PELF_STACK_RW };
@@ -300,6 +343,7 @@ static void args_items(struct aw_ctx *ctx, const char *dir)
 		for (const char *const *it = (const char *const[]){ "args.max_strlen", "args.count_1m", "args.count_256k",
 				"args.beyond", NULL }; *it; it++)
 			aw_error(ctx, *it, "a program with one argument does not run: %s", aw_errname(rc));
+		aw_error(ctx, "args.env_count_1m", "a program with one argument does not run: %s", aw_errname(rc));
 		return;
 	}
 	int beyond;
@@ -323,6 +367,7 @@ static void args_items(struct aw_ctx *ctx, const char *dir)
 		aw_unobserved(ctx, "args.count_256k", "no E2BIG up to 1024 arguments, or another errno");
 	else
 		aw_observe_long(ctx, "args.count_256k", v);
+	observe_env_count(ctx, dir);
 }
 
 static void exec_run(struct aw_ctx *ctx)
