@@ -60,6 +60,7 @@ both() { # snapshot
 	expect obs.process.compat32.altstack_min 2048
 	expect check.process.compat32.altstack_at_minsigstksz pass
 	expect obs.process.compat32.setsig_rt 1
+	expect obs.process.compat32.setsig_rt_fields 'band 0x41 fd pipe'
 	expect obs.process.compat32.setsig_sigchld -5
 	expect obs.process.compat32.ptrace_syscall_info "arch i386, nr 20"
 }

@@ -39,6 +39,7 @@ PROCESS_SAME=(
 	obs.process.signals.altstack.min 2048
 	check.process.signals.altstack.at_minsigstksz pass
 	obs.process.signals.setsig.rt 1
+	obs.process.signals.setsig.rt_fields 'band 0x41 fd pipe'
 	obs.process.signals.setsig.sigio 128
 	obs.process.signals.setsig.sigchld -5
 	obs.process.signals.sigpending.sigqueue EAGAIN

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -68,7 +69,7 @@ int pm_altstack_delivers(size_t size)
 	return !at ? -1 : at >= lo && at < lo + size;
 }
 
-int pm_setsig_code(int sig, int *code)
+int pm_setsig(int sig, struct pm_setsig *got)
 {
 	int p[2], rc = 0;
 	int wait_for = sig ? sig : SIGIO;
@@ -84,12 +85,19 @@ int pm_setsig_code(int sig, int *code)
 	} else {
 		siginfo_t si;
 		struct timespec t = { 1, 0 };
-		if (sigtimedwait(&set, &si, &t) == wait_for)
-			*code = si.si_code;
-		else
+		if (sigtimedwait(&set, &si, &t) == wait_for) {
+			got->code = si.si_code;
+			got->band = si.si_band;
+			got->fd_is_pipe = si.si_fd == p[0];
+		} else
 			rc = errno == EAGAIN ? -ETIMEDOUT : -errno;
 	}
 	close(p[0]);
 	close(p[1]);
 	return rc;
+}
+
+void pm_setsig_fields(const struct pm_setsig *got, char *buf, size_t size)
+{
+	snprintf(buf, size, "band %#lx fd %s", got->band, got->fd_is_pipe ? "pipe" : "other");
 }

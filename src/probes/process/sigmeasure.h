@@ -8,6 +8,7 @@
 #ifndef ABIWATCH_PROCESS_SIGMEASURE_H
 #define ABIWATCH_PROCESS_SIGMEASURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The smallest ss_size sigaltstack(2) accepts, by bisection below 1 MiB;
@@ -21,9 +22,18 @@ long pm_altstack_min(void);
  * which kills the calling process: call it in a child. */
 int pm_altstack_delivers(size_t size);
 
-/* si_code of the signal a pipe's readiness sends after F_SETSIG(sig)
- * (0: plain SIGIO), in *code: 0; -ETIMEDOUT when none came within 1 s;
- * -errno. */
-int pm_setsig_code(int sig, int *code);
+/* What the siginfo of a pipe's readiness signal carries after
+ * F_SETSIG(sig) (0: plain SIGIO): fcntl(2) promises si_code, and for a
+ * real-time signal si_band as poll(2) would report and si_fd. */
+struct pm_setsig {
+	int code;
+	long band;
+	bool fd_is_pipe; /* si_fd named the pipe's read end */
+};
+
+/* Fill *got: 0; -ETIMEDOUT when no signal came within 1 s; -errno. */
+int pm_setsig(int sig, struct pm_setsig *got);
+/* "band 0x41 fd pipe": the fields beyond si_code, as items show them. */
+void pm_setsig_fields(const struct pm_setsig *got, char *buf, size_t size);
 
 #endif

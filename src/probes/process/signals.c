@@ -72,6 +72,9 @@ static const struct aw_item signal_items[] = {
 		      .object = "altstack"),
 	AW_OBS_ITEM("setsig.rt", "si_code of the signal F_SETSIG(SIGRTMIN+8) asks for, when a pipe becomes readable",
 		    .change = "event loops dispatching on si_code (POLL_IN) miss their events", .object = "setsig"),
+	AW_OBS_ITEM("setsig.rt_fields", "si_band and si_fd of that signal: POLLIN|POLLRDNORM (0x41) and the pipe",
+		    .change = "event loops reading si_fd or si_band (the F_SETSIG idiom) act on the wrong descriptor",
+		    .object = "setsig"),
 	AW_OBS_ITEM("setsig.sigio", "si_code of plain SIGIO (F_SETSIG 0), when a pipe becomes readable",
 		    .object = "setsig"),
 	AW_OBS_ITEM("setsig.sigchld", "si_code of SIGCHLD chosen with F_SETSIG, when a pipe becomes readable",
@@ -229,25 +232,35 @@ static int altstack_child(void *arg)
 	return 0;
 }
 
-/* si_code of the signal a pipe's readiness sends with F_SETSIG(sig). */
-static void observe_setsig(struct aw_ctx *ctx, const char *item, int sig)
+/* si_code of the signal a pipe's readiness sends with F_SETSIG(sig), and
+ * (fields_item) the other fields it carries. */
+static void observe_setsig(struct aw_ctx *ctx, const char *item, const char *fields_item, int sig)
 {
-	int code;
-	int rc = pm_setsig_code(sig, &code);
-	if (rc == 0)
-		aw_observe(ctx, item, "%d", code);
-	else if (rc == -ETIMEDOUT)
-		aw_observe(ctx, item, "no signal");
-	else
-		aw_error(ctx, item, "pipe, fcntl or write: %s", aw_errname(rc));
+	struct pm_setsig got;
+	char fields[64];
+	int rc = pm_setsig(sig, &got);
+	if (rc == 0) {
+		aw_observe(ctx, item, "%d", got.code);
+		pm_setsig_fields(&got, fields, sizeof(fields));
+		if (fields_item)
+			aw_observe(ctx, fields_item, "%s", fields);
+		return;
+	}
+	const char *items[] = { item, fields_item };
+	for (size_t i = 0; i < 2 && items[i]; i++) {
+		if (rc == -ETIMEDOUT)
+			aw_observe(ctx, items[i], "no signal");
+		else
+			aw_error(ctx, items[i], "pipe, fcntl or write: %s", aw_errname(rc));
+	}
 }
 
 static int setsig_child(void *arg)
 {
 	(void)arg;
-	observe_setsig(sctx, "setsig.rt", SIGRTMIN + 8);
-	observe_setsig(sctx, "setsig.sigio", 0);
-	observe_setsig(sctx, "setsig.sigchld", SIGCHLD);
+	observe_setsig(sctx, "setsig.rt", "setsig.rt_fields", SIGRTMIN + 8);
+	observe_setsig(sctx, "setsig.sigio", NULL, 0);
+	observe_setsig(sctx, "setsig.sigchld", NULL, SIGCHLD);
 	return 0;
 }
 

@@ -80,16 +80,27 @@ static void altstack_items(void)
 			      rc == 0 ? "ran, but not" : "did not run", at_min);
 }
 
-static void setsig(const char *item, int sig)
+/* The compat siginfo: si_code, and (fields_item) si_band and si_fd, which
+ * the kernel lays out for i386 (a 4-byte long band). */
+static void setsig(const char *item, const char *fields_item, int sig)
 {
-	int code;
-	int rc = pm_setsig_code(sig, &code);
-	if (rc == 0)
-		aw_out_observe(item, "%d", code);
-	else if (rc == -ETIMEDOUT)
-		aw_out_observe(item, "no signal");
-	else
-		aw_out_unobserved(item, "pipe, fcntl or write: %s", aw_errname(rc));
+	struct pm_setsig got;
+	char fields[64];
+	int rc = pm_setsig(sig, &got);
+	if (rc == 0) {
+		aw_out_observe(item, "%d", got.code);
+		pm_setsig_fields(&got, fields, sizeof(fields));
+		if (fields_item)
+			aw_out_observe(fields_item, "%s", fields);
+		return;
+	}
+	const char *items[] = { item, fields_item };
+	for (size_t i = 0; i < 2 && items[i]; i++) {
+		if (rc == -ETIMEDOUT)
+			aw_out_observe(items[i], "no signal");
+		else
+			aw_out_unobserved(items[i], "pipe, fcntl or write: %s", aw_errname(rc));
+	}
 }
 
 int main(int argc, char **argv)
@@ -100,8 +111,8 @@ int main(int argc, char **argv)
 		(void)syscall(SYS_getpid);
 		uname_items();
 		altstack_items();
-		setsig("setsig_rt", SIGRTMIN + 8);
-		setsig("setsig_sigchld", SIGCHLD);
+		setsig("setsig_rt", "setsig_rt_fields", SIGRTMIN + 8);
+		setsig("setsig_sigchld", NULL, SIGCHLD);
 		return 0;
 	}
 	fprintf(stderr, "usage: abiwatch-process-m32 --hello | compat [traced]\n");
