@@ -105,55 +105,47 @@ static void rights(void)
 	close(sv[1]);
 }
 
+/* item: an old option (8-byte timeval) set to t and read back. */
+static void timeo_old(int fd, int opt, const char *item, struct tv32 t)
+{
+	struct tv32 back = { 0, 0 };
+	socklen_t len = sizeof(back);
+	if (setsockopt(fd, SOL_SOCKET, opt, &t, sizeof(t)) != 0 ||
+	    getsockopt(fd, SOL_SOCKET, opt, &back, &len) != 0)
+		aw_out_observe(item, "%s", aw_errname(errno));
+	else
+		aw_out_observe(item, "%u bytes: %d.%06d", (unsigned)len, back.sec, back.usec);
+}
+
+/* item: a new option (16-byte timeval) set to t, read back through its
+ * old twin. */
+static void timeo_new(int fd, int opt, int old_opt, const char *item, struct tv64 t)
+{
+	struct tv32 back = { 0, 0 };
+	socklen_t len = sizeof(back);
+	if (setsockopt(fd, SOL_SOCKET, opt, &t, sizeof(t)) != 0)
+		aw_out_observe(item, "%s", aw_errname(errno));
+	else if (getsockopt(fd, SOL_SOCKET, old_opt, &back, &len) != 0)
+		aw_out_observe(item, "set; read back old: %s", aw_errname(errno));
+	else
+		aw_out_observe(item, "set; read back old: %u bytes: %d.%06d", (unsigned)len, back.sec,
+			       back.usec);
+}
+
 static void timeo(void)
 {
+	static const char *const items[] = { "rcvtimeo.old", "rcvtimeo.new", "sndtimeo.old", "sndtimeo.new" };
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-		aw_out_unobserved("rcvtimeo.old", "socketpair: %s", aw_errname(errno));
-		aw_out_unobserved("rcvtimeo.new", "socketpair: %s", aw_errname(errno));
-		aw_out_unobserved("sndtimeo.old", "socketpair: %s", aw_errname(errno));
-		aw_out_unobserved("sndtimeo.new", "socketpair: %s", aw_errname(errno));
+		int e = errno;
+		for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+			aw_out_unobserved(items[i], "socketpair: %s", aw_errname(e));
 		return;
 	}
-	struct tv32 t = { 2, 500000 }, back;
-	socklen_t len = sizeof(back);
-	memset(&back, 0, sizeof(back));
-	if (setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO_OLD_, &t, sizeof(t)) != 0 ||
-	    getsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO_OLD_, &back, &len) != 0)
-		aw_out_observe("rcvtimeo.old", "%s", aw_errname(errno));
-	else
-		aw_out_observe("rcvtimeo.old", "%u bytes: %d.%06d", (unsigned)len, back.sec, back.usec);
-
-	struct tv64 t64 = { 3, 500000 };
-	len = sizeof(back);
-	memset(&back, 0, sizeof(back));
-	if (setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO_NEW_, &t64, sizeof(t64)) != 0)
-		aw_out_observe("rcvtimeo.new", "%s", aw_errname(errno));
-	else if (getsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO_OLD_, &back, &len) != 0)
-		aw_out_observe("rcvtimeo.new", "set; read back old: %s", aw_errname(errno));
-	else
-		aw_out_observe("rcvtimeo.new", "set; read back old: %u bytes: %d.%06d", (unsigned)len,
-			       back.sec, back.usec);
-
-	struct tv32 s = { 1, 0 };
-	len = sizeof(back);
-	memset(&back, 0, sizeof(back));
-	if (setsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO_OLD_, &s, sizeof(s)) != 0 ||
-	    getsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO_OLD_, &back, &len) != 0)
-		aw_out_observe("sndtimeo.old", "%s", aw_errname(errno));
-	else
-		aw_out_observe("sndtimeo.old", "%u bytes: %d.%06d", (unsigned)len, back.sec, back.usec);
-
-	struct tv64 s64 = { 4, 500000 };
-	len = sizeof(back);
-	memset(&back, 0, sizeof(back));
-	if (setsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO_NEW_, &s64, sizeof(s64)) != 0)
-		aw_out_observe("sndtimeo.new", "%s", aw_errname(errno));
-	else if (getsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO_OLD_, &back, &len) != 0)
-		aw_out_observe("sndtimeo.new", "set; read back old: %s", aw_errname(errno));
-	else
-		aw_out_observe("sndtimeo.new", "set; read back old: %u bytes: %d.%06d", (unsigned)len,
-			       back.sec, back.usec);
+	timeo_old(sv[0], SO_RCVTIMEO_OLD_, "rcvtimeo.old", (struct tv32){ 2, 500000 });
+	timeo_new(sv[0], SO_RCVTIMEO_NEW_, SO_RCVTIMEO_OLD_, "rcvtimeo.new", (struct tv64){ 3, 500000 });
+	timeo_old(sv[0], SO_SNDTIMEO_OLD_, "sndtimeo.old", (struct tv32){ 1, 0 });
+	timeo_new(sv[0], SO_SNDTIMEO_NEW_, SO_SNDTIMEO_OLD_, "sndtimeo.new", (struct tv64){ 4, 500000 });
 	close(sv[0]);
 	close(sv[1]);
 }
