@@ -42,6 +42,7 @@ NET_SAME=(
 	obs.net.unix.max_dgram_qlen 10
 	obs.net.unix.dgram_full.sent 11
 	obs.net.unix.dgram_full.errno EAGAIN
+	obs.net.unix.dgram_full.blocking blocks
 	obs.net.unix.peek_off.stream def
 	obs.net.tcp.splice.tcp_to_pipe 4
 	obs.net.tcp.sendfile.file_to_tcp 9

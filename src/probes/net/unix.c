@@ -10,9 +10,11 @@
  * SOCK_SEQPACKET boundaries and MSG_TRUNC; MSG_PEEK with SO_PEEK_OFF
  * (socket(7)); and a datagram sender facing a full receiver, which
  * net.unix.max_dgram_qlen (per network namespace) bounds: with
- * MSG_DONTWAIT, EAGAIN.
+ * MSG_DONTWAIT, EAGAIN; without it, the sender sleeps until the receiver
+ * reads (unix(7)), which a child shows by sleeping in sendto().
  */
 #include "net.h"
+#include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/procfs.h"
 
@@ -21,6 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -85,6 +88,10 @@ static const struct aw_item unix_items[] = {
 	AW_OBS_ITEM("dgram_full.errno", "the errno of that failing send (MSG_DONTWAIT)",
 		    .object = "dgram_full",
 		    .change = "a non-blocking sender to a full receiver gets another error"),
+	AW_OBS_ITEM("dgram_full.blocking", "a blocking send to that full receiver: blocks (until the "
+		    "receiver reads), sent at once, or the errno",
+		    .object = "dgram_full",
+		    .change = "loggers writing to /dev/log stall, or lose messages they expected to wait for"),
 	AW_ITEMS_END
 };
 
@@ -330,6 +337,42 @@ static void peek_off(struct aw_ctx *ctx, const char *obs, int type)
 	close(sv[1]);
 }
 
+/* How long the blocking sender may take to sleep, and then to end once
+ * there is room: a bound against a kernel that never does. */
+#define BLOCK_BOUND_MS 5000
+
+static int blocking_send_child(void *arg)
+{
+	int fd = *(int *)arg;
+	return send(fd, "x", 1, MSG_NOSIGNAL) == 1 ? 0 : errno & 0xff;
+}
+
+/* A blocking send on s, whose receiver r is full: "blocks" when the child
+ * sleeps in sendto() until one datagram is read from r. */
+static void observe_blocking_send(struct aw_ctx *ctx, int s, int r)
+{
+	pid_t pid = aw_child_start(blocking_send_child, &s);
+	int rc = pid < 0 ? (int)pid : aw_wait_blocked(pid, SYS_sendto, BLOCK_BOUND_MS);
+	if (pid < 0) {
+		aw_error(ctx, "dgram_full.blocking", "fork: %s", aw_errname(-rc));
+		return;
+	}
+	char c;
+	bool blocked = rc == 0;
+	if (blocked)
+		(void)!recv(r, &c, 1, MSG_DONTWAIT);
+	int status = aw_child_wait(pid, BLOCK_BOUND_MS);
+	if (blocked && status == 0)
+		aw_observe(ctx, "dgram_full.blocking", "blocks");
+	else if (!blocked && status == 0)
+		aw_observe(ctx, "dgram_full.blocking", "sent at once");
+	else if (status > 0 && status < 128)
+		aw_observe(ctx, "dgram_full.blocking", "%s", aw_errname(status));
+	else
+		aw_unobserved(ctx, "dgram_full.blocking", "the sender %s (status %d)",
+			      blocked ? "blocked and never ended" : "neither blocked nor ended", status);
+}
+
 static void dgram_full(struct aw_ctx *ctx)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
@@ -348,6 +391,7 @@ static void dgram_full(struct aw_ctx *ctx)
 	    connect(s, (struct sockaddr *)&a, alen) != 0) {
 		aw_error(ctx, "dgram_full.sent", "setup: %s", aw_errname(errno));
 		aw_error(ctx, "dgram_full.errno", "setup: %s", aw_errname(errno));
+		aw_error(ctx, "dgram_full.blocking", "setup: %s", aw_errname(errno));
 	} else {
 		int n = 0, err = 0;
 		while (n < 100000) {
@@ -359,6 +403,10 @@ static void dgram_full(struct aw_ctx *ctx)
 		}
 		aw_observe_long(ctx, "dgram_full.sent", n);
 		aw_observe(ctx, "dgram_full.errno", "%s", err ? aw_errname(err) : "none in 100000");
+		if (err == EAGAIN)
+			observe_blocking_send(ctx, s, r);
+		else
+			aw_unobserved(ctx, "dgram_full.blocking", "the receiver never filled");
 	}
 	if (r >= 0)
 		close(r);
