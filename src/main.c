@@ -27,6 +27,8 @@ static const char usage[] =
 	"                  boot another kernel in QEMU and run the probes there\n"
 	"  matrix KERNEL... [--host] -o DIR\n"
 	"                  one snapshot per kernel, and diffs between neighbours\n"
+	"  bisect (--item ITEM | --assume FILE) KERNEL... | --git DIR ...\n"
+	"                  the first kernel, or commit, where the answer changed\n"
 	"  report SNAPSHOT... -o FILE\n"
 	"                  snapshots side by side as one static HTML page\n"
 	"  kcidb SNAPSHOT...\n"
@@ -55,6 +57,7 @@ static const struct command commands[] = {
 	{ "vm", cmd_vm },
 	{ "matrix", cmd_matrix },
 	{ "report", cmd_report },
+	{ "bisect", cmd_bisect },
 	{ "kcidb", cmd_kcidb },
 };
 

@@ -56,34 +56,13 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	return 0;
 }
 
-/* The probes that report a check or observation some rule names, in
- * declaration order. */
-static struct aw_probe_ref *needed_probes(const struct aw_assumptions *as, size_t *n)
-{
-	const struct aw_catalogue_entry *cat;
-	size_t ncat = aw_catalogue(&cat);
-	struct aw_probe_ref *refs = NULL;
-
-	*n = 0;
-	for (size_t i = 0; i < ncat; i++) {
-		const struct aw_item *it = cat[i].item;
-		if (!it || !aw_assume_names(as, it->kind == AW_CHECK, cat[i].name))
-			continue;
-		if (*n && refs[*n - 1].probe == cat[i].ref.probe)
-			continue; /* named already by an item before */
-		refs = xgrow(refs, *n, sizeof(*refs));
-		refs[(*n)++] = cat[i].ref;
-	}
-	return refs;
-}
-
 /* Run what the rules need through run's own path, into snap. */
 static int run_needed(struct check_args *a, const struct aw_assumptions *as,
 		      struct aw_snapshot *snap)
 {
 	struct aw_run run = { 0 };
 	size_t n;
-	struct aw_probe_ref *refs = needed_probes(as, &n);
+	struct aw_probe_ref *refs = aw_assume_probes(as, &n);
 	int rc = probes_prepare("check", &a->pc.probes, &refs, &n, &run);
 
 	if (rc == 0 && a->pc.output)

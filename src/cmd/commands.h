@@ -91,5 +91,8 @@ int parse_seconds(const char *cmd, const char *option, const char *arg, double *
  * must be writable, and the file if it exists.  what ("the snapshot", or
  * NULL) names it in the message.  0, or the usage status. */
 int check_writable(const char *cmd, const char *what, const char *path);
+/* A directory of results (matrix, bisect), made if missing, that this
+ * process can write in.  0, or the usage status. */
+int prepare_output_dir(const char *cmd, const char *dir);
 
 #endif

@@ -243,25 +243,6 @@ static int write_table(const struct aw_matrix *m, char **err)
 	return ok ? 0 : -1;
 }
 
-/* mkdir -p */
-static int mkdir_p(const char *dir)
-{
-	char *copy = xstrdup(dir);
-	int rc = 0;
-	for (char *p = copy + 1; rc == 0 && *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(copy, 0777) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
-	}
-	if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST)
-		rc = -1;
-	free(copy);
-	return rc;
-}
-
 static int exit_status(const struct aw_matrix *m)
 {
 	bool failed = false, passed = false;
@@ -273,16 +254,6 @@ static int exit_status(const struct aw_matrix *m)
 			passed = true;
 	}
 	return failed ? AW_EXIT_FAIL : passed ? AW_EXIT_PASS : AW_EXIT_SKIP;
-}
-
-/* DIR, made if missing, must take the results. */
-static int prepare_dir(const char *dir)
-{
-	if (mkdir_p(dir) != 0)
-		return usage_error("matrix", "cannot make '%s': %s", dir, strerror(errno));
-	if (access(dir, W_OK | X_OK) != 0)
-		return usage_error("matrix", "cannot write in '%s': %s", dir, strerror(errno));
-	return 0;
 }
 
 /* One decision for every VM, not one KVM test each. */
@@ -326,7 +297,7 @@ int cmd_matrix(int argc, char **argv)
 	if (rc == 0 && c.host)
 		aw_matrix_add_host(&c.m);
 	if (rc == 0)
-		rc = prepare_dir(c.m.dir);
+		rc = prepare_output_dir("matrix", c.m.dir);
 	if (rc == 0) {
 		aw_matrix_order(&c.m);
 		decide_accel(&c);

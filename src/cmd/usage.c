@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -87,4 +88,32 @@ int check_writable(const char *cmd, const char *what, const char *path)
 				 path, strerror(errno));
 	free(copy);
 	return rc;
+}
+
+/* mkdir -p */
+static int mkdir_p(const char *dir)
+{
+	char *copy = xstrdup(dir);
+	int rc = 0;
+	for (char *p = copy + 1; rc == 0 && *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST)
+		rc = -1;
+	free(copy);
+	return rc;
+}
+
+int prepare_output_dir(const char *cmd, const char *dir)
+{
+	if (mkdir_p(dir) != 0)
+		return usage_error(cmd, "cannot make '%s': %s", dir, strerror(errno));
+	if (access(dir, W_OK | X_OK) != 0)
+		return usage_error(cmd, "cannot write in '%s': %s", dir, strerror(errno));
+	return 0;
 }

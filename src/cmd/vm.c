@@ -147,7 +147,7 @@ int cmd_vm(int argc, char **argv)
 		rc = usage_error("vm", "%s: not a Debian package (no ar archive header)", c.vm.deb);
 		goto out;
 	}
-	char *release = aw_vm_kernel_release(image, &err);
+	char *release = aw_kernel_release(image, &err);
 	if (!release) {
 		rc = usage_error("vm", "%s", err);
 		goto out;

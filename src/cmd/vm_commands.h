@@ -9,6 +9,7 @@
 int cmd_vm(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 /* RUN-ARGS must leave the snapshot's path to the command.  0, or the
  * usage exit status after the message. */

@@ -1053,6 +1053,25 @@ bool aw_assume_names(const struct aw_assumptions *a, bool check, const char *nam
 	return false;
 }
 
+struct aw_probe_ref *aw_assume_probes(const struct aw_assumptions *a, size_t *n)
+{
+	const struct aw_catalogue_entry *cat;
+	size_t ncat = aw_catalogue(&cat);
+	struct aw_probe_ref *refs = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < ncat; i++) {
+		const struct aw_item *it = cat[i].item;
+		if (!it || !aw_assume_names(a, it->kind == AW_CHECK, cat[i].name))
+			continue;
+		if (*n && refs[*n - 1].probe == cat[i].ref.probe)
+			continue; /* named already by an item before */
+		refs = xgrow(refs, *n, sizeof(*refs));
+		refs[(*n)++] = cat[i].ref;
+	}
+	return refs;
+}
+
 /* ---- why a key is missing ---- */
 
 /* The first probe of this binary (in declaration order) declaring an

@@ -24,6 +24,7 @@ enum aw_verdict { AW_HELD, AW_BROKEN, AW_UNKNOWN };
 const char *aw_verdict_name(enum aw_verdict v); /* "held", ... */
 
 struct aw_assume_node; /* a parsed condition; see assume.c */
+struct aw_probe_ref;   /* core/registry.h */
 
 /* A key a rule names: a check (tested with 'is') or an observation. */
 struct aw_assume_key {
@@ -63,6 +64,9 @@ bool aw_key_match(const char *pattern, const char *name);
 /* Does any rule name the item family.probe.item (a check or not)?  What
  * `abiwatch check` without a snapshot selects probes by. */
 bool aw_assume_names(const struct aw_assumptions *a, bool check, const char *name);
+/* The probes that report an item some rule names, in declaration order
+ * (malloc'd, *n of them): what `abiwatch check` and `bisect` run. */
+struct aw_probe_ref *aw_assume_probes(const struct aw_assumptions *a, size_t *n);
 
 struct aw_rule_result {
 	enum aw_verdict verdict;

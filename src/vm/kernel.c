@@ -503,3 +503,98 @@ char *aw_kvm_unusable(void)
 	msg[n] = '\0';
 	return msg[0] ? xstrdup(msg) : NULL;
 }
+
+char *aw_kernel_release(const char *path, char **err)
+{
+	if (aw_is_deb(path)) {
+		/* linux-image-6.1.0-57-cloud-amd64_6.1.192-3_amd64.deb */
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		if (strncmp(base, "linux-image-", 12) == 0) {
+			size_t n = strcspn(base + 12, "_");
+			char *rel = strndup(base + 12, n);
+			size_t l = rel ? strlen(rel) : 0;
+			if (l > 9 && strcmp(rel + l - 9, "-unsigned") == 0)
+				rel[l - 9] = '\0';
+			return rel;
+		}
+		*err = xasprintf("%s: a package not named linux-image-RELEASE_...", path);
+		return NULL;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *why = NULL, *rel = aw_bzimage_release(fd, &why);
+	close(fd);
+	if (!rel) {
+		*err = xasprintf("%s: %s", path, why);
+		free(why);
+	}
+	return rel;
+}
+
+/* The Version field of a package (dpkg-deb --field), malloc'd, or NULL. */
+static char *deb_version(const char *deb)
+{
+	const char *argv[] = { "dpkg-deb", "--field", deb, "Version", NULL };
+	struct aw_spawn how = { .in = -1, .own_pgrp = true };
+	struct aw_capture cap = { .out = true, .timeout_s = 60, .max = 4096 };
+	if (aw_capture(argv, &how, &cap) != 0)
+		return NULL;
+	char *v = NULL;
+	size_t n = strcspn(cap.text, "\n");
+	if (WIFEXITED(cap.status) && WEXITSTATUS(cap.status) == 0 && n > 0)
+		v = strndup(cap.text, n);
+	free(cap.text);
+	return v;
+}
+
+int aw_kernel_spec_parse(const char *spec, bool want_version, struct aw_kernel_spec *k,
+			 char **err)
+{
+	memset(k, 0, sizeof(*k));
+	if (access(spec, F_OK) != 0 && strchr(spec, ':')) {
+		const char *colon = strrchr(spec, ':');
+		k->kernel = xasprintf("%.*s", (int)(colon - spec), spec);
+		k->modules = xstrdup(colon + 1);
+	} else if (aw_is_deb(spec)) {
+		k->deb = xstrdup(spec);
+	} else {
+		k->kernel = xstrdup(spec);
+	}
+	k->release = aw_kernel_release(k->deb ? k->deb : k->kernel, err);
+	if (k->release && k->deb && want_version && !(k->version = deb_version(k->deb)))
+		*err = xasprintf("%s: the package has no Version field (dpkg-deb --field)", k->deb);
+	if (!k->release || (k->deb && want_version && !k->version)) {
+		aw_kernel_spec_free(k);
+		return -1;
+	}
+	return 0;
+}
+
+void aw_kernel_spec_free(struct aw_kernel_spec *k)
+{
+	free(k->kernel);
+	free(k->deb);
+	free(k->modules);
+	free(k->release);
+	free(k->version);
+	memset(k, 0, sizeof(*k));
+}
+
+/* dpkg --compare-versions a lt b: whether dpkg orders a before b. */
+static bool dpkg_before(const char *a, const char *b)
+{
+	const char *argv[] = { "dpkg", "--compare-versions", a, "lt", b, NULL };
+	return aw_run_wait(argv, -1, -1, NULL) == 0;
+}
+
+int aw_kernel_spec_cmp(const struct aw_kernel_spec *a, const struct aw_kernel_spec *b)
+{
+	if (a->version && b->version && strcmp(a->version, b->version) != 0)
+		return dpkg_before(a->version, b->version) ? -1 : dpkg_before(b->version, a->version);
+	if (a->version && b->version)
+		return 0;
+	return strverscmp(a->release, b->release);
+}

@@ -33,24 +33,11 @@ char *aw_matrix_file(const struct aw_matrix *m, const char *label, const char *e
 
 int aw_matrix_add_kernel(struct aw_matrix *m, const char *spec, char **err)
 {
-	struct aw_matrix_job j = { .spec = xstrdup(spec), .pipe_fd = -1 };
-	if (access(spec, F_OK) != 0 && strchr(spec, ':')) {
-		const char *colon = strrchr(spec, ':');
-		j.kernel = strndup(spec, (size_t)(colon - spec));
-		j.modules = xstrdup(colon + 1);
-	} else if (aw_is_deb(spec)) {
-		j.deb = xstrdup(spec);
-	} else {
-		j.kernel = xstrdup(spec);
-	}
-	j.release = aw_vm_kernel_release(j.deb ? j.deb : j.kernel, err);
-	if (!j.release) {
-		free(j.spec);
-		free(j.kernel);
-		free(j.deb);
-		free(j.modules);
+	struct aw_kernel_spec k;
+	if (aw_kernel_spec_parse(spec, false, &k, err) != 0)
 		return -1;
-	}
+	struct aw_matrix_job j = { .spec = xstrdup(spec), .pipe_fd = -1, .kernel = k.kernel,
+				   .deb = k.deb, .modules = k.modules, .release = k.release };
 	m->jobs = xgrow(m->jobs, m->njobs, sizeof(*m->jobs));
 	m->jobs[m->njobs++] = j;
 	return 0;

@@ -192,36 +192,6 @@ static void free_list(char **list)
 
 /* ---- the kernel and its modules ---- */
 
-char *aw_vm_kernel_release(const char *path, char **err)
-{
-	if (aw_is_deb(path)) {
-		/* linux-image-6.1.0-57-cloud-amd64_6.1.192-3_amd64.deb */
-		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-		if (strncmp(base, "linux-image-", 12) == 0) {
-			size_t n = strcspn(base + 12, "_");
-			char *rel = strndup(base + 12, n);
-			size_t l = rel ? strlen(rel) : 0;
-			if (l > 9 && strcmp(rel + l - 9, "-unsigned") == 0)
-				rel[l - 9] = '\0';
-			return rel;
-		}
-		*err = xasprintf("%s: a package not named linux-image-RELEASE_...", path);
-		return NULL;
-	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	char *why = NULL, *rel = aw_bzimage_release(fd, &why);
-	close(fd);
-	if (!rel) {
-		*err = xasprintf("%s: %s", path, why);
-		free(why);
-	}
-	return rel;
-}
-
 /* lib/modules/RELEASE below dir, or dir itself. */
 static char *modules_dir(const char *dir, const char *release)
 {

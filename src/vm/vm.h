@@ -89,10 +89,6 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 void aw_vm_result_free(struct aw_vm_result *r);
 const char *aw_vm_outcome_name(enum aw_vm_outcome o); /* "ok", "timeout", ... */
 
-/* The release of a kernel argument (bzImage or .deb) without booting it,
- * malloc'd, or NULL with *err. */
-char *aw_vm_kernel_release(const char *path, char **err);
-
 /* A file abiwatch ships beside itself: $ABIWATCH_HELPER_DIR/NAME,
  * <exe dir>/build/SUB/NAME, <exe dir>/../SUB/NAME (from build/asan/),
  * <exe dir>/../libexec/abiwatch/NAME.  malloc'd, or NULL. */
