@@ -374,7 +374,8 @@ static int wait_or_stop(pid_t pid, int *stopped)
 static char **step_argv(const struct bisect *b, const char *good, const char *self,
 			const char *cwd, bool through_git)
 {
-	char **argv = xcalloc((size_t)b->argc + 8, sizeof(*argv));
+	/* git's 5, env's 3, --step's 2, the end */
+	char **argv = xcalloc((size_t)b->argc + 11, sizeof(*argv));
 	size_t n = 0;
 	if (through_git) {
 		argv[n++] = "git";
@@ -386,7 +387,7 @@ static char **step_argv(const struct bisect *b, const char *good, const char *se
 	argv[n++] = "env";
 	argv[n++] = xasprintf("--chdir=%s", cwd);
 	argv[n++] = (char *)self;
-	for (int i = 1; i < b->argc; i++)
+	for (int i = 0; i < b->argc; i++) /* "bisect", then its arguments */
 		argv[n++] = b->argv[i];
 	argv[n++] = "--step";
 	argv[n++] = (char *)good;
@@ -434,7 +435,7 @@ static int judge_end(struct driver *d, const char *commit)
 static void restore(struct driver *d)
 {
 	if (d->started)
-		GIT(d->b->git, NULL, "bisect", "reset", "--quiet");
+		GIT(d->b->git, NULL, "bisect", "reset");
 	else
 		GIT(d->b->git, NULL, "checkout", "-q", d->original);
 	char *state = state_path(d->b);
@@ -478,7 +479,7 @@ static int bisect_in_progress(struct driver *d, const char *top)
 				   "ends it)", d->b->git);
 	bisect_say(d->b, "%s: resetting the bisect an interrupted run left; the snapshots it "
 		   "kept are taken again", d->b->git);
-	GIT(d->b->git, NULL, "bisect", "reset", "--quiet");
+	GIT(d->b->git, NULL, "bisect", "reset");
 	return 0;
 }
 
@@ -504,6 +505,11 @@ static int check_tree(struct driver *d)
 	int rc = 0;
 	if (GIT(b->git, &top, "rev-parse", "--show-toplevel") != 0 || !*top)
 		rc = usage_error("bisect", "%s: not a git work tree", b->git);
+	/* An interrupted run's bisect is undone first: REVs such as HEAD~7
+	 * mean what they meant to the user. */
+	else if ((rc = prepare_output_dir("bisect", b->out)) != 0 ||
+		 (rc = bisect_in_progress(d, top)) != 0)
+		;
 	else if (GIT(b->git, &dirty, "status", "--porcelain", "--untracked-files=no") != 0 ||
 		 *dirty)
 		rc = usage_error("bisect", "%s has uncommitted changes (%s): commit or stash "
@@ -517,8 +523,6 @@ static int check_tree(struct driver *d)
 	else if (GIT(b->git, NULL, "merge-base", "--is-ancestor", d->good, d->bad) != 0)
 		rc = usage_error("bisect", "--good %s is not an ancestor of --bad %s", b->good,
 				 b->bad);
-	else if ((rc = prepare_output_dir("bisect", b->out)) == 0)
-		rc = bisect_in_progress(d, top);
 	if (rc == 0) {
 		char *commits = xasprintf("%s/commits", b->out);
 		if (mkdir(commits, 0777) != 0 && errno != EEXIST)
@@ -667,6 +671,23 @@ static void print_side(const struct bisect *b, const char *side, const char *com
 	free(subject);
 }
 
+static void print_pair_diff(const struct bisect *b, const char *before, const char *after)
+{
+	struct aw_answer a, z;
+	struct aw_snapshot s, t;
+	char *sp = commit_snapshot(b, before), *tp = commit_snapshot(b, after);
+	kept_answer(b, before, &a, &s);
+	kept_answer(b, after, &z, &t);
+	if (s.n && t.n)
+		bisect_print_diff(&s, sp, &t, tp);
+	aw_answer_free(&a);
+	aw_answer_free(&z);
+	aw_snapshot_free(&s);
+	aw_snapshot_free(&t);
+	free(sp);
+	free(tp);
+}
+
 /* The commit before first whose snapshot a step kept: its parent when
  * judged, else the good end. */
 static char *before_of(const struct driver *d, const char *first)
@@ -696,6 +717,7 @@ static int report(struct driver *d, const char *log, double seconds)
 		printf("%s changed first in commit %s\n  \"%s\"\n", what, ids[0], subject);
 		print_side(b, "before", before);
 		print_side(b, "after", ids[0]);
+		print_pair_diff(b, before, ids[0]);
 		free(subject);
 		free(before);
 		rc = AW_EXIT_PASS;

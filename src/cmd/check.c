@@ -24,6 +24,10 @@ static const char check_usage[] =
 	"  -o, --output FILE   when running probes, also write their snapshot to FILE\n"
 	"  -t, --timeout SEC   when running probes, the time limit of each, as for\n"
 	"                      'abiwatch run'\n"
+	"      --bisect-exit   exit as 'git bisect run' wants it: 0 every rule held,\n"
+	"                      1 a rule is broken, 125 none is broken but some are\n"
+	"                      unknown (this kernel cannot tell: skip it), 128 bad\n"
+	"                      usage or input (the bisect stops)\n"
 	"  -h, --help          show this help and exit\n"
 	"Family options (below) choose what the probes work on, as for 'abiwatch run'.\n"
 	"\n"
@@ -218,7 +222,7 @@ static int fail_input(char *err)
 	return AW_EXIT_USAGE;
 }
 
-int cmd_check(int argc, char **argv)
+static int check(int argc, char **argv)
 {
 	struct check_args a = { .pc.format = FORMAT_TEXT };
 	struct aw_assumptions as;
@@ -245,4 +249,44 @@ int cmd_check(int argc, char **argv)
 	aw_assume_free(&as);
 	aw_params_free(&a.pc.probes.params);
 	return rc;
+}
+
+/* --bisect-exit changes what every exit status means, a usage error's
+ * too, so it is taken out of argv before anything else is parsed. */
+static bool take_bisect_exit(int *argc, char **argv)
+{
+	bool found = false;
+	int n = 0;
+	for (int i = 0; i < *argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < *argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--bisect-exit") == 0)
+			found = true;
+		else
+			argv[n++] = argv[i];
+	}
+	*argc = n;
+	argv[n] = NULL;
+	return found;
+}
+
+/* git bisect run: 0 good, 1 bad, 125 skip, 128 and above stop. */
+static int bisect_status(int rc)
+{
+	switch (rc) {
+	case AW_EXIT_PASS: return 0;
+	case AW_EXIT_FAIL: return 1;
+	case AW_EXIT_SKIP: return 125;
+	default: return 128;
+	}
+}
+
+int cmd_check(int argc, char **argv)
+{
+	bool bisect = take_bisect_exit(&argc, argv);
+	int rc = check(argc, argv);
+	return bisect ? bisect_status(rc) : rc;
 }
