@@ -717,7 +717,6 @@ static int report(struct driver *d, const char *log, double seconds)
 		printf("%s changed first in commit %s\n  \"%s\"\n", what, ids[0], subject);
 		print_side(b, "before", before);
 		print_side(b, "after", ids[0]);
-		print_pair_diff(b, before, ids[0]);
 		free(subject);
 		free(before);
 		rc = AW_EXIT_PASS;
@@ -738,6 +737,11 @@ static int report(struct driver *d, const char *log, double seconds)
 	printf("%u steps: %u built, %u did not build, %u kept from an earlier run; %u booted, "
 	       "%u skipped (125); %.1f s\n", t.steps, t.built, t.failed, t.kept, t.booted,
 	       t.skipped, seconds);
+	if (n == 1) {
+		char *before = before_of(d, ids[0]);
+		print_pair_diff(b, before, ids[0]);
+		free(before);
+	}
 	free(what);
 	return rc;
 }

@@ -560,6 +560,10 @@ int aw_kernel_spec_parse(const char *spec, bool want_version, struct aw_kernel_s
 		k->modules = xstrdup(colon + 1);
 	} else if (aw_is_deb(spec)) {
 		k->deb = xstrdup(spec);
+	} else if (strlen(spec) > 4 && strcmp(spec + strlen(spec) - 4, ".deb") == 0 &&
+		   access(spec, F_OK) == 0) {
+		*err = xasprintf("%s: not a Debian package (no ar archive header)", spec);
+		return -1;
 	} else {
 		k->kernel = xstrdup(spec);
 	}

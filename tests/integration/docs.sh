@@ -57,7 +57,7 @@ for page in man/*.[1-8]; do
 done
 
 # Every long option of every command appears in abiwatch(1).
-for cmd in run list diff check vm matrix report; do
+for cmd in run list diff check vm matrix report kcidb bisect; do
 	for opt in $("$abiwatch" "$cmd" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		grep -qF -- "${opt//-/\\-}" man/abiwatch.1 || bad "abiwatch $cmd $opt is not in man/abiwatch.1"
 	done
