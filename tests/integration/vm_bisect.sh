@@ -17,6 +17,7 @@
 #     branch, clean, no bisect) and nothing is left running; run again, the
 #     kept ends are not built again, commit 4 is skipped (125) and commit 6
 #     named, with both values; the tree is put back.
+#   - The same without a boot under ASan+UBSan (every snapshot kept).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
@@ -137,4 +138,19 @@ good=$(git -C "$tree" rev-parse HEAD~7) bad=$(git -C "$tree" rev-parse main)
 grep -qE "^($good|$bad)$" "$tmp/builds" && report bad "an end was built again: $(cat "$tmp/builds")" ||
 	report ok "the kept ends were not built again"
 [[ $(tree_state) == "$before" ]] && report ok "the tree is put back" || report bad "the tree is $(tree_state)"
+
+# The search, the driver, the steps and both reports once more under
+# ASan+UBSan (no boot: every snapshot is kept; commit 4 fails to build
+# again), where make asan built it.
+asan=build/asan/abiwatch
+if [[ -x $asan ]]; then
+	abiwatch=$asan run 0 asan-packages --assume "$tmp/shared.assume" -o "$out" "${list[@]}"
+	abiwatch=$asan run 0 asan-git "${gitargs[@]}"
+	says asan-git "changed first in commit $planted"
+	grep -q 'ERROR: \(Address\|Leak\)Sanitizer\|runtime error' "$tmp"/asan-*.err &&
+		report bad "ASan/UBSan: $(grep -h -m3 'Sanitizer\|runtime error' "$tmp"/asan-*.err)" ||
+		report ok "no ASan or UBSan report"
+	[[ $(tree_state) == "$before" ]] && report ok "asan: the tree is put back" ||
+		report bad "asan: the tree is $(tree_state)"
+fi
 finish
