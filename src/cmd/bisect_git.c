@@ -282,6 +282,10 @@ static int step_verdict(const struct bisect *b, const char *commit, const struct
 
 int bisect_git_step(struct bisect *b)
 {
+	if (!b->jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		b->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
 	/* git bisect run is our parent: end with it. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	double start = aw_now();
@@ -767,10 +771,6 @@ int bisect_git(struct bisect *b)
 	self[n] = '\0';
 	d.self = xstrdup(self);
 	d.cwd = xstrdup(cwd);
-	if (!b->jobs) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		b->jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
 	int rc = check_tree(&d);
 	if (rc != 0) {
 		free_driver(&d);
