@@ -53,6 +53,7 @@ TIME_SAME=(
 	obs.time.timers.ids.first 0,1,2
 	obs.time.timers.ids.after_delete 3
 	obs.time.timers.ids.child 0
+	obs.time.timers.ids.after_exec 3
 	obs.time.timers.limit 16
 	obs.time.timers.limit.errno EAGAIN
 	obs.time.timers.thread_id.self ok

@@ -28,7 +28,7 @@
  *   (2.6.23), beyond that E2BIG.
  */
 #include "process.h"
-#include "elf.h"
+#include "lib/tinyelf.h"
 #include "lib/errname.h"
 #include "lib/procfs.h"
 #include "lib/util.h"
@@ -105,10 +105,10 @@ struct exec_env {
 };
 
 /* Write the program spec describes as dir/name, mode 0755: 0 or -errno. */
-static int write_elf(const char *dir, const char *name, const struct pelf_spec *spec)
+static int write_elf(const char *dir, const char *name, const struct aw_tinyelf_spec *spec)
 {
-	unsigned char buf[PELF_SIZE];
-	size_t len = pelf_build(spec, buf, sizeof(buf));
+	unsigned char buf[AW_TINYELF_SIZE];
+	size_t len = aw_tinyelf_build(spec, buf, sizeof(buf));
 	char *path = xasprintf("%s/%s", dir, name);
 	(void)unlink(path);
 	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0755);
@@ -133,7 +133,7 @@ static int run_elf(const char *dir, const char *name, unsigned long persona, str
 }
 
 static void observe_outcome(struct aw_ctx *ctx, const char *item, const char *dir, const char *name,
-			    const struct pelf_spec *spec, unsigned long persona, struct pexec *r)
+			    const struct aw_tinyelf_spec *spec, unsigned long persona, struct pexec *r)
 {
 	char buf[64];
 	int rc = write_elf(dir, name, spec);
@@ -156,11 +156,11 @@ static void observe_stack(struct aw_ctx *ctx, const char *item, const struct pex
 static void elf_items(struct aw_ctx *ctx, const char *dir)
 {
 	struct pexec r;
-	struct pelf_spec plain = { .base = 0x400000, .stack = PELF_STACK_RW, .stop = true };
+	struct aw_tinyelf_spec plain = { .base = 0x400000, .stack = AW_TINYELF_STACK_RW, .code = AW_TINYELF_STOP };
 
 	observe_outcome(ctx, "elf.plain", dir, "plain", &plain, 0, &r);
 	observe_stack(ctx, "elf.stack_rw", &r);
-	struct pelf_spec overlap = plain;
+	struct aw_tinyelf_spec overlap = plain;
 	overlap.overlap = true;
 	observe_outcome(ctx, "elf.overlap", dir, "overlap", &overlap, 0, &r);
 	long long min_addr = 0;
@@ -170,13 +170,13 @@ static void elf_items(struct aw_ctx *ctx, const char *dir)
 	else if (min_addr < (long long)aw_page_size())
 		aw_unobserved(ctx, "elf.below_min", "vm.mmap_min_addr is %lld: no page lies below it", min_addr);
 	else {
-		struct pelf_spec low = plain;
+		struct aw_tinyelf_spec low = plain;
 		low.base = ((unsigned long)min_addr & ~(aw_page_size() - 1)) - aw_page_size();
 		observe_outcome(ctx, "elf.below_min", dir, "low", &low, 0, &r);
 	}
 
-	struct pelf_spec nostack = plain;
-	nostack.stack = PELF_STACK_NONE;
+	struct aw_tinyelf_spec nostack = plain;
+	nostack.stack = AW_TINYELF_STACK_NONE;
 	char buf[64];
 	if (write_elf(dir, "nostack", &nostack) == 0 && run_elf(dir, "nostack", ADDR_NO_RANDOMIZE, &r) == 0) {
 		observe_stack(ctx, "elf.stack_default", &r);
@@ -190,14 +190,14 @@ static void elf_items(struct aw_ctx *ctx, const char *dir)
 	} else {
 		aw_error(ctx, "elf.stack_default", "writing or starting %s/nostack", dir);
 	}
-	struct pelf_spec rwx = plain;
-	rwx.stack = PELF_STACK_RWX;
+	struct aw_tinyelf_spec rwx = plain;
+	rwx.stack = AW_TINYELF_STACK_RWX;
 	if (write_elf(dir, "rwx", &rwx) == 0 && run_elf(dir, "rwx", 0, &r) == 0)
 		observe_stack(ctx, "elf.stack_rwx", &r);
 	else
 		aw_error(ctx, "elf.stack_rwx", "writing or starting %s/rwx", dir);
 
-	struct pelf_spec dyn = { .dyn = true, .stack = PELF_STACK_RW, .stop = true };
+	struct aw_tinyelf_spec dyn = { .dyn = true, .stack = AW_TINYELF_STACK_RW, .code = AW_TINYELF_STOP };
 	observe_outcome(ctx, "elf.dyn", dir, "dyn", &dyn, ADDR_NO_RANDOMIZE, &r);
 	if (r.stopped && r.load)
 		aw_observe(ctx, "elf.dyn_load", "%#lx", r.load);
@@ -335,7 +335,7 @@ static void observe_env_count(struct aw_ctx *ctx, const char *dir)
 
 static void args_items(struct aw_ctx *ctx, const char *dir)
 {
-	struct pelf_spec quit = { .base = 0x400000, .stack = PELF_STACK_RW };
+	struct aw_tinyelf_spec quit = { .base = 0x400000, .stack = AW_TINYELF_STACK_RW };
 	int rc = write_elf(dir, "exit", &quit);
 	if (rc == 0 && (rc = args_run(dir, 1, 2, 0)) != 0)
 		rc = rc > 0 ? -rc : -EIO;
@@ -374,7 +374,7 @@ static void exec_run(struct aw_ctx *ctx)
 {
 	const char *dir = aw_tmpdir(ctx);
 	auxv_items(ctx);
-	if (!pelf_supported()) {
+	if (!aw_tinyelf_supported()) {
 		aw_skip_rest(ctx, "the probe writes x86_64 ELF files only");
 		return;
 	}

@@ -14,7 +14,7 @@
  * layout, execs the family's ELF file twice, elf.h).
  */
 #include "process.h"
-#include "elf.h"
+#include "lib/tinyelf.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/maps.h"
@@ -135,14 +135,14 @@ static int linux32_child(void *arg)
 
 static void exec_items(struct aw_ctx *ctx)
 {
-	if (!pelf_supported()) {
+	if (!aw_tinyelf_supported()) {
 		aw_skip(ctx, "addr_no_randomize.same_layout", "the probe writes x86_64 ELF files only");
 		aw_unobserved(ctx, "read_implies_exec.exec", "the probe writes x86_64 ELF files only");
 		return;
 	}
-	unsigned char buf[PELF_SIZE];
-	struct pelf_spec spec = { .dyn = true, .stack = PELF_STACK_RW, .stop = true };
-	size_t n = pelf_build(&spec, buf, sizeof(buf));
+	unsigned char buf[AW_TINYELF_SIZE];
+	struct aw_tinyelf_spec spec = { .dyn = true, .stack = AW_TINYELF_STACK_RW, .code = AW_TINYELF_STOP };
+	size_t n = aw_tinyelf_build(&spec, buf, sizeof(buf));
 	char *path = xasprintf("%s/persona", aw_tmpdir(ctx));
 	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0755);
 	bool ok = fd >= 0 && write(fd, buf, n) == (ssize_t)n;

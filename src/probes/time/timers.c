@@ -16,15 +16,21 @@
  * overrun of at least one, the same in si_overrun and timer_getoverrun;
  * SIGEV_THREAD_ID delivers to the thread named and refuses a thread of
  * another process (EINVAL, timer_create(2)).  The first id after an
- * exec is the 32-bit helper's (compat32 probe).
+ * exec: a child holding timers 0, 1 and 2 execs a program the probe
+ * writes itself (lib/tinyelf.h), whose exit status is its first id (the
+ * 32-bit helper measures the same through the compat calls).
  */
 #include "time.h"
 #include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/tinyelf.h"
+#include "lib/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -62,6 +68,9 @@ static const struct aw_item timer_items[] = {
 		    .change = "ids are reused: CRIU's restore of a process that deleted a timer breaks"),
 	AW_OBS_ITEM("ids.child", "the first id of a forked child of a process holding timers",
 		    .object = "ids", .change = "a child's timer ids no longer start afresh"),
+	AW_OBS_ITEM("ids.after_exec", "the first id of a program exec'd by a process that held "
+		    "timers 0, 1 and 2 (exec deletes them)", .object = "ids",
+		    .change = "CRIU's restore of a task that exec'd gets other timer ids"),
 	AW_OBS_ITEM("restore_ids", "prctl(PR_TIMER_CREATE_RESTORE_IDS, GET): the setting, or the "
 		    "errno (EINVAL before 6.15, ec2d0c04624b)", .object = "restore_ids",
 		    .absent = timer_absent,
@@ -135,6 +144,57 @@ static int child_ids(void *arg)
 	else
 		aw_observe_long(child_ctx, "ids.child", a);
 	return 0;
+}
+
+/* A program whose exit status is the id of its first timer_create
+ * (lib/tinyelf.h), written into the probe's scratch directory. */
+static int write_timer_program(const char *path)
+{
+	unsigned char buf[AW_TINYELF_SIZE];
+	struct aw_tinyelf_spec spec = { .base = 0x400000, .code = AW_TINYELF_TIMER_ID };
+	size_t len = aw_tinyelf_build(&spec, buf, sizeof(buf));
+	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0755);
+	int rc = fd < 0 ? -errno : write(fd, buf, len) == (ssize_t)len ? 0 : -EIO;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Timers 0, 1 and 2, then the exec: its exit status is the answer. */
+static int child_exec(void *path)
+{
+	for (int i = 0; i < 3; i++)
+		make_timer();
+	char *argv[] = { "timer-id", NULL }, *envp[] = { NULL };
+	execve(path, argv, envp);
+	aw_error(child_ctx, "ids.after_exec", "execve: %s", aw_errname(errno));
+	return 0;
+}
+
+static void ids_after_exec(struct aw_ctx *ctx)
+{
+	if (!aw_tinyelf_supported()) {
+		aw_skip(ctx, "ids.after_exec", "abiwatch writes programs for x86_64 only");
+		return;
+	}
+	char *path = xasprintf("%s/timer-id", aw_tmpdir(ctx));
+	int rc = write_timer_program(path);
+	if (rc != 0) {
+		aw_error(ctx, "ids.after_exec", "%s: %s", path, aw_errname(rc));
+	} else {
+		/* 0..127 an id; 128 + errno when timer_create failed (an
+		 * unarmed timer sends no signal that could end it so). */
+		int st = aw_child_run(child_exec, path, CHILD_MS);
+		if (aw_reported(ctx, "ids.after_exec"))
+			;
+		else if (st < 0)
+			aw_error(ctx, "ids.after_exec", "the child: %s", aw_errname(st));
+		else if (st >= 128)
+			aw_observe(ctx, "ids.after_exec", "%s", aw_errname(-(st - 128)));
+		else
+			aw_observe_long(ctx, "ids.after_exec", st);
+	}
+	free(path);
 }
 
 static void restore_ids(struct aw_ctx *ctx)
@@ -280,6 +340,7 @@ static void run_timers(struct aw_ctx *ctx)
 	}
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
+	ids_after_exec(ctx);
 	restore_ids(ctx);
 	int st = aw_child_run(child_limit, NULL, CHILD_MS);
 	if (st != 0 && !aw_reported(ctx, "limit"))

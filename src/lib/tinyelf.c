@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ELF files written by hand (elf.h), after elf(5) and the System V
+/* ELF files written by hand (tinyelf.h), after elf(5) and the System V
  * x86_64 psABI: the ELF header, the program headers right after it, the
  * code at CODE_OFF; with overlap, the text spans TEXT_LEN and a data
  * PT_LOAD starts at DATA_OFF, in the text's second page (as the data of
  * old ARM binaries started in their text's last page), so that the
  * page the code runs in keeps its permissions. */
-#include "elf.h"
+#include "tinyelf.h"
 
 #include <elf.h>
 #include <string.h>
@@ -29,7 +29,42 @@ static const unsigned char code_stop[] = {
 };
 #define CODE_EXIT_AT 21 /* code_stop from the xor: exit(0) alone */
 
-bool pelf_supported(void)
+/* timer_create(CLOCK_MONOTONIC, NULL, &id on the stack); exit(id) or
+ * exit(128 + errno) */
+static const unsigned char code_timer_id[] = {
+	0x48, 0x83, 0xec, 0x10,       /* sub $16, %rsp */
+	0xbf, 0x01, 0x00, 0x00, 0x00, /* mov $1 (CLOCK_MONOTONIC), %edi */
+	0x31, 0xf6,                   /* xor %esi, %esi (no sigevent) */
+	0x48, 0x89, 0xe2,             /* mov %rsp, %rdx (the id's place) */
+	0xb8, 0xde, 0x00, 0x00, 0x00, /* mov $222 (timer_create), %eax */
+	0x0f, 0x05,                   /* syscall */
+	0x85, 0xc0,                   /* test %eax, %eax */
+	0x75, 0x05,                   /* jnz failed (+5) */
+	0x8b, 0x3c, 0x24,             /* mov (%rsp), %edi: the id */
+	0xeb, 0x09,                   /* jmp out (+9) */
+	0xf7, 0xd8,                   /* failed: neg %eax: the errno */
+	0x05, 0x80, 0x00, 0x00, 0x00, /* add $128, %eax */
+	0x89, 0xc7,                   /* mov %eax, %edi */
+	0xb8, 0x3c, 0x00, 0x00, 0x00, /* out: mov $60 (exit), %eax */
+	0x0f, 0x05,                   /* syscall */
+};
+
+static const unsigned char *program(enum aw_tinyelf_code code, size_t *len)
+{
+	switch (code) {
+	case AW_TINYELF_STOP:
+		*len = sizeof(code_stop);
+		return code_stop;
+	case AW_TINYELF_TIMER_ID:
+		*len = sizeof(code_timer_id);
+		return code_timer_id;
+	default:
+		*len = sizeof(code_stop) - CODE_EXIT_AT;
+		return code_stop + CODE_EXIT_AT;
+	}
+}
+
+bool aw_tinyelf_supported(void)
 {
 #if defined(__x86_64__)
 	return true;
@@ -38,16 +73,16 @@ bool pelf_supported(void)
 #endif
 }
 
-size_t pelf_build(const struct pelf_spec *spec, unsigned char *buf, size_t size)
+size_t aw_tinyelf_build(const struct aw_tinyelf_spec *spec, unsigned char *buf, size_t size)
 {
-	if (!pelf_supported() || size < PELF_SIZE)
+	if (!aw_tinyelf_supported() || size < AW_TINYELF_SIZE)
 		return 0;
-	memset(buf, 0, PELF_SIZE);
+	memset(buf, 0, AW_TINYELF_SIZE);
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)(void *)buf;
 	Elf64_Phdr *ph = (Elf64_Phdr *)(void *)(buf + sizeof(*eh));
 	unsigned long base = spec->dyn ? 0 : spec->base;
-	const unsigned char *code = spec->stop ? code_stop : code_stop + CODE_EXIT_AT;
-	size_t code_len = spec->stop ? sizeof(code_stop) : sizeof(code_stop) - CODE_EXIT_AT;
+	size_t code_len;
+	const unsigned char *code = program(spec->code, &code_len);
 	int n = 0;
 
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
@@ -75,10 +110,10 @@ size_t pelf_build(const struct pelf_spec *spec, unsigned char *buf, size_t size)
 			.p_vaddr = base + DATA_OFF, .p_paddr = base + DATA_OFF, .p_filesz = DATA_LEN,
 			.p_memsz = DATA_LEN, .p_align = 0x1000,
 		};
-	if (spec->stack != PELF_STACK_NONE)
+	if (spec->stack != AW_TINYELF_STACK_NONE)
 		ph[n++] = (Elf64_Phdr){
 			.p_type = PT_GNU_STACK,
-			.p_flags = PF_R | PF_W | (spec->stack == PELF_STACK_RWX ? PF_X : 0),
+			.p_flags = PF_R | PF_W | (spec->stack == AW_TINYELF_STACK_RWX ? PF_X : 0),
 			.p_align = 16,
 		};
 	eh->e_phnum = (Elf64_Half)n;
