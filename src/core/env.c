@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/timex.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -136,6 +137,29 @@ static char *clocksource(void)
 	return text;
 }
 
+/* The clock's set-up by whoever runs the machine, which CLOCK_TAI and
+ * CLOCK_BOOTTIME follow: whether NTP synchronized it (adjtimex's
+ * STA_UNSYNC), the TAI offset it set (ADJ_TAI, 0 until ntpd sets it) and
+ * how many suspends the machine went through.  adjtimex() with modes 0
+ * only reads (adjtimex(2)). */
+static char *clock_setup(void)
+{
+	char *suspends = NULL, *clock;
+	size_t len;
+	if (aw_file_slurp("/sys/power/suspend_stats/success", &suspends, &len) == 0)
+		suspends[strcspn(suspends, "\n")] = '\0';
+	struct timex tx = { .modes = 0 };
+	if (adjtimex(&tx) < 0)
+		clock = xasprintf("adjtimex: %s, suspends %s", aw_errname(errno),
+				  suspends ? suspends : "unknown");
+	else
+		clock = xasprintf("%s, tai %d, suspends %s",
+				  tx.status & STA_UNSYNC ? "unsynchronized" : "synchronized", tx.tai,
+				  suspends ? suspends : "unknown");
+	free(suspends);
+	return clock;
+}
+
 /* Whether an RTC can wake the machine, which the alarm clocks need
  * (CLOCK_REALTIME_ALARM, CLOCK_BOOTTIME_ALARM: kernel/time/alarmtimer.c
  * takes the first RTC with a wake alarm): "yes" or "no: why". */
@@ -174,6 +198,9 @@ void aw_env_collect(struct aw_env *env)
 	char *cs = clocksource();
 	aw_env_set(env, "clocksource", cs);
 	free(cs);
+	char *clock = clock_setup();
+	aw_env_set(env, "clock", clock);
+	free(clock);
 	char *rtc = rtc_wakealarm();
 	aw_env_set(env, "rtc", rtc);
 	free(rtc);

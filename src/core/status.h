@@ -89,7 +89,7 @@ struct aw_cause {
 	 * words before and after its name ("the ", " filesystem"); NULL: the
 	 * cause itself, upper case (CAP_SYS_RESOURCE). */
 	const char *needs, *after;
-	bool sized;          /* the machine's size: an item follows it */
+	bool sized;          /* the machine's size or set-up: an item follows it */
 };
 
 /* The table's entry for a cause ("fs:xfs"), or NULL. */

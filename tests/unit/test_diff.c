@@ -462,6 +462,29 @@ static void test_varies_with_the_machine(void **state)
 	aw_diff_free(&d);
 }
 
+/* The time family's TAI offset follows the clock's set-up (env.clock):
+ * a machine whose NTP daemon set the offset is the machine's doing, the
+ * same set-up with another offset the kernel's. */
+static void test_varies_with_the_clock(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("env.clock = unsynchronized, tai 0, suspends 0\nobs.time.clocks.tai_offset = 0\n",
+		"env.clock = synchronized, tai 37, suspends 0\nobs.time.clocks.tai_offset = 37\n",
+		NULL, 0, &d);
+	assert_string_equal(find(&d, "obs.time.clocks.tai_offset")->cause_key, "clock");
+	char *s = aw_diff_summary(&d);
+	assert_non_null(strstr(s, "1 follows the machine's clock set-up (NTP, TAI offset, suspends) "
+			       "(it differs)"));
+	free(s);
+	aw_diff_free(&d);
+	diff_of("env.clock = synchronized, tai 37, suspends 0\nobs.time.clocks.tai_offset = 37\n",
+		"env.clock = synchronized, tai 37, suspends 0\nobs.time.clocks.tai_offset = 0\n",
+		NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+}
+
 /* --verbose lists every folded name; without it, the first three. */
 static void test_folding_lines(void **state)
 {
@@ -659,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_named_causes_fold),
 		cmocka_unit_test(test_i386_without_causes),
 		cmocka_unit_test(test_varies_with_the_machine),
+		cmocka_unit_test(test_varies_with_the_clock),
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_objects_environment),

@@ -93,11 +93,11 @@ static const struct aw_item clock_items[] = {
 		    .object = "cpuclock"),
 	AW_OBS_ITEM("boottime_minus_monotonic", "CLOCK_BOOTTIME - CLOCK_MONOTONIC, a bucket: "
 		    "\"under 1 s\" where the machine never slept, \"1 s or more\" after a suspend, "
-		    "\"negative\"", .object = "boottime",
+		    "\"negative\"", .object = "boottime", .varies_with = "clock",
 		    .change = "MONOTONIC counts suspend (as in 4.17-rc1, d6ed449afdb3): watchdogs "
 		    "fire after resume"),
 	AW_OBS_ITEM("tai_offset", "CLOCK_TAI - CLOCK_REALTIME in whole seconds (0 until ntpd "
-		    "sets the TAI offset)", .object = "tai", .unit = "s"),
+		    "sets the TAI offset)", .object = "tai", .unit = "s", .varies_with = "clock"),
 	AW_CHECK_ITEM("monotonic_forward", "20000 CLOCK_MONOTONIC reads in a row never go "
 		      "backwards (clock_gettime(2))", .object = "monotonic"),
 	AW_CHECK_ITEM("monotonic_raw_forward", "20000 CLOCK_MONOTONIC_RAW reads never go backwards",
