@@ -14,7 +14,8 @@
  * (aw_sysctl_scope()).  A user namespace is no protection by itself (its
  * root is the host's root, who may write global knobs from it), so the
  * list of knobs is what keeps the host unchanged.  Global knobs are written back only inside an
- * `abiwatch vm` guest (aw_in_vm_guest()), which is thrown away.
+ * `abiwatch vm` guest, which is thrown away, where the guard of every
+ * sysctl write allows them (aw_sysctl_may_write()).
  */
 #include "sysctl.h"
 #include "lib/kconfig.h"
@@ -392,13 +393,14 @@ static void report_writer(struct aw_ctx *ctx, struct writer *wr, int rc, const c
 	}
 }
 
-/* Global knobs, only in a guest of abiwatch vm, which is thrown away.
- * Elsewhere each is recorded as a skip of cause vm, never left out, so
- * that diff folds a guest's "accepted" against a host's skip under the
- * environment instead of calling the key removed. */
+/* Global knobs, only where the guard of every sysctl write lets them be
+ * written: in a guest of abiwatch vm, which is thrown away.  Elsewhere
+ * each is recorded as a skip of cause vm, never left out, so that diff
+ * folds a guest's "accepted" against a host's skip under the environment
+ * instead of calling the key removed.  The guard decides, not the probe:
+ * what it refuses a global knob is the VM guest. */
 static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 {
-	bool guest = aw_in_vm_guest();
 	for (size_t i = 0; i < n; i++) {
 		char obs[512];
 		const char *why = sc_writeback_skip(knobs[i]);
@@ -407,7 +409,7 @@ static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 		snprintf(obs, sizeof(obs), "%s.writeback", knobs[i]);
 		if (why)
 			aw_unobserved(ctx, obs, "not tried: %s", why);
-		else if (!guest)
+		else if (aw_sysctl_may_write(ctx, knobs[i]) == AW_SYSCTL_REFUSED)
 			aw_skip_cause(ctx, obs, "vm", "a global knob is written back only in an abiwatch vm guest");
 		else
 			write_back(ctx, knobs[i]);

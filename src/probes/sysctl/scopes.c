@@ -25,7 +25,8 @@
  * tables of 5.19).  Those are held by writing: in a child with a new
  * namespace a different value is written, and the probe's value must
  * stay.  A write that the kernel did not confine would change the
- * machine, so it is made only in the throwaway guest of abiwatch vm.
+ * machine, so it is made only in the throwaway guest of abiwatch vm:
+ * "uts" declares it (.vm_guest), "ipc" finds out as it runs.
  */
 #include "sysctl.h"
 #include "lib/child.h"
@@ -49,6 +50,12 @@
 /* Names of knobs in a failure message, at most. */
 #define MAX_NAMED 12
 
+/* Why a scope is held by writing, which is done only in the VM guest:
+ * the list is what is tested, so it cannot guard the writes. */
+#define ONLY_WRITING "so only writing tells, and a write is made only in an abiwatch vm guest"
+#define UTS_WHY "the UTS names are one table whose handler follows the caller"
+#define IPC_WHY "this kernel keeps one IPC table whose handlers follow the caller"
+
 static const struct aw_item scopes_items[] = {
 	AW_CHECK_ITEM("ipc", "the knobs a new IPC namespace has its own of are exactly those "
 		      "abiwatch writes as the IPC namespace's (kernel.msg*, sem, shm*, fs.mqueue.*)"),
@@ -56,7 +63,8 @@ static const struct aw_item scopes_items[] = {
 		      "net.* knobs a fresh namespace shows"),
 	AW_CHECK_ITEM("user", "the knobs a new user namespace has its own of are exactly user.*"),
 	AW_CHECK_ITEM("uts", "kernel.hostname and kernel.domainname, written in a new UTS "
-		      "namespace, stay there (in a VM guest: the test writes)"),
+		      "namespace, stay there (in a VM guest: the test writes)",
+		      .vm_guest = UTS_WHY ", " ONLY_WRITING),
 	AW_ITEMS_END,
 };
 
@@ -301,14 +309,9 @@ static const char **listed(const struct knobs *k, enum aw_sysctl_scope scope)
 	return out;
 }
 
-static void hold_by_writes_in_guest(struct aw_ctx *ctx, const struct knobs *k, const char *item,
-				    int flag, enum aw_sysctl_scope scope, const char *why_not_inodes)
+static void hold_by_writes_listed(struct aw_ctx *ctx, const struct knobs *k, const char *item,
+				  int flag, enum aw_sysctl_scope scope)
 {
-	if (!aw_in_vm_guest()) {
-		aw_skip_cause(ctx, item, "vm", "%s, so only writing tells, and a write is made only in "
-			      "an abiwatch vm guest", why_not_inodes);
-		return;
-	}
 	const char **knobs = listed(k, scope);
 	hold_by_writes(ctx, item, knobs, flag);
 	free(knobs);
@@ -327,16 +330,22 @@ static void scopes_run(struct aw_ctx *ctx)
 	for (size_t i = 0; i < k.n; i++)
 		k.ino[i] = ino_of(k.path[i]);
 
-	if (!hold_by_inodes(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC))
-		hold_by_writes_in_guest(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC,
-					"this kernel keeps one IPC table whose handlers follow the caller");
+	/* Only a kernel without IPC tables of each namespace's own (before
+	 * 5.19) makes writing the test, which the probe finds out here; the
+	 * UTS names always do, so "uts" declares the guest. */
+	if (!hold_by_inodes(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC)) {
+		if (aw_vm_guest(ctx))
+			hold_by_writes_listed(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC);
+		else
+			aw_skip_cause(ctx, "ipc", "vm", IPC_WHY ", " ONLY_WRITING);
+	}
 	if (!hold_by_inodes(ctx, &k, "net", CLONE_NEWNET, AW_SCOPE_NET))
 		aw_fail(ctx, "net", "no knob of a new network namespace is its own");
 	if (!hold_by_inodes(ctx, &k, "user", CLONE_NEWUSER, AW_SCOPE_USER))
 		aw_skip(ctx, "user", "no user.* knob is a new user namespace's own here "
 			"(a kernel without CONFIG_USER_NS, or before 4.9)");
-	hold_by_writes_in_guest(ctx, &k, "uts", CLONE_NEWUTS, AW_SCOPE_UTS,
-				"the UTS names are one table whose handler follows the caller");
+	if (aw_item_needs_met(ctx, "uts"))
+		hold_by_writes_listed(ctx, &k, "uts", CLONE_NEWUTS, AW_SCOPE_UTS);
 
 	for (size_t i = 0; i < k.n; i++) {
 		free(k.name[i]);
