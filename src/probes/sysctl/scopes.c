@@ -32,9 +32,9 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/procfs.h"
+#include "lib/sysctl_walk.h"
 #include "lib/util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -76,43 +76,21 @@ struct knobs {
 	size_t n;
 };
 
-static void walk(struct knobs *k, const char *dir, const char *prefix, int depth)
+/* Every knob of the walk of /proc/sys, with its path. */
+static bool collect(const struct aw_sysctl_entry *e, void *arg)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	struct dirent *de;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
+	struct knobs *k = arg;
+	if (!e->st || k->n >= MAX_KNOBS)
+		return false;
+	/* A component with a dot (an interface "eth0.1") has no dotted
+	 * name of its own; none is ever namespaced alone. */
+	if (S_ISREG(e->st->st_mode) && !strchr(e->name, '.')) {
+		k->name = xgrow(k->name, k->n, sizeof(*k->name));
+		k->path = xgrow(k->path, k->n, sizeof(*k->path));
+		k->name[k->n] = xstrdup(e->knob);
+		k->path[k->n++] = xstrdup(e->path);
 	}
-	while ((de = readdir(d)) && k->n < MAX_KNOBS) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *path = xasprintf("%s/%s", dir, de->d_name);
-		char *name = xasprintf("%s%s%s", prefix, *prefix ? "." : "", de->d_name);
-		struct stat st;
-		/* No automount (fs.binfmt_misc), no other filesystem. */
-		if (fstatat(AT_FDCWD, path, &st, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW) != 0) {
-			free(path);
-			free(name);
-		} else if (S_ISDIR(st.st_mode) && depth < 16) {
-			walk(k, path, name, depth + 1);
-			free(path);
-			free(name);
-		} else if (S_ISREG(st.st_mode) && !strchr(de->d_name, '.')) {
-			/* A component with a dot (an interface "eth0.1") has no
-			 * dotted name of its own; none is ever namespaced alone. */
-			k->name = xgrow(k->name, k->n, sizeof(*k->name));
-			k->path = xgrow(k->path, k->n, sizeof(*k->path));
-			k->name[k->n] = name;
-			k->path[k->n++] = path;
-		} else {
-			free(path);
-			free(name);
-		}
-	}
-	closedir(d);
+	return S_ISDIR(e->st->st_mode);
 }
 
 static ino_t ino_of(const char *path)
@@ -320,7 +298,7 @@ static void hold_by_writes_listed(struct aw_ctx *ctx, const struct knobs *k, con
 static void scopes_run(struct aw_ctx *ctx)
 {
 	struct knobs k = { 0 };
-	walk(&k, "/proc/sys", "", 0);
+	aw_sysctl_walk("/proc/sys", "", collect, &k);
 	if (!k.n) {
 		aw_error_rest(ctx, "/proc/sys: no knobs found");
 		return;
