@@ -118,6 +118,7 @@ build/asan/tests/%.o: tests/%.c
 	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
 
 # diff's test also links a family whose observations follow the machine.
+SIZED_FIXTURES := build/obj/tests/fixtures/sized_family.o build/asan/tests/fixtures/sized_family.o
 build/unit/test_diff: build/obj/tests/fixtures/sized_family.o
 build/unit-asan/test_diff: build/asan/tests/fixtures/sized_family.o
 
@@ -204,4 +205,4 @@ bench: abiwatch m32 vm
 clean:
 	rm -rf build abiwatch $(COOKIEFS)
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) build/vm/abiwatch-init.d $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(M32_BINS:=.d) $(FUZZ_TARGETS:=.d) $(SRCS:%.c=build/fuzzobj/%.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) build/vm/abiwatch-init.d $(FIXTURES:.o=.d) $(ASAN_FIXTURES:.o=.d) $(SIZED_FIXTURES:.o=.d) $(M32_BINS:=.d) $(FUZZ_TARGETS:=.d) $(SRCS:%.c=build/fuzzobj/%.d)

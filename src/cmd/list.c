@@ -74,6 +74,8 @@ static void print_probe(const struct aw_probe_ref *ref, bool verbose)
 			printf("          unit: %s\n", it->unit);
 		if (verbose && it->varies_with)
 			printf("          varies with: %s\n", it->varies_with);
+		if (verbose && it->vm_guest)
+			printf("          needs: the VM guest (%s)\n", it->vm_guest);
 		free(full);
 	}
 }

@@ -19,6 +19,7 @@ struct aw_ctx {
 	const struct aw_family *family; /* the probe's */
 	struct aw_record *record; /* what was reported, shared by the probe's processes */
 	const struct aw_params *params; /* the family options of the run */
+	bool vm_guest;        /* the runner's aw_in_vm_guest(), for the whole run */
 };
 
 /* A new record for probe's items, in memory its forked children share,
@@ -28,5 +29,9 @@ struct aw_record *aw_record_new(const struct aw_probe *probe);
  * do: type 'C' or 'O' with name and status, 'N' with text only. */
 void aw_report_line(struct aw_ctx *ctx, char type, const char *name, const char *status,
 		    const char *text);
+/* Report each item whose declared needs are not met here (struct
+ * aw_item.vm_guest) skipped with its cause: the runner's, before the
+ * probe starts. */
+void aw_report_unmet_items(struct aw_ctx *ctx);
 
 #endif

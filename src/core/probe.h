@@ -61,6 +61,15 @@ struct aw_item {
 	 * other way round, one that vanished, a possible break.  NULL: no
 	 * value means that. */
 	const char *const *absent;
+	/* Only in the guest of abiwatch vm (see struct aw_needs.vm_guest):
+	 * why, for the skip elsewhere (cause vm).  For an item whose probe
+	 * runs anywhere but which alone changes what no namespace holds (a
+	 * system call that sets the clock, a write through a list under
+	 * test).  Elsewhere the runner reports it skipped before the probe
+	 * starts, and aw_item_needs_met() tells the probe to leave it.  Not
+	 * for a pattern item, which has no name of its own to skip.  NULL:
+	 * it is observed wherever its probe runs. */
+	const char *vm_guest;
 };
 
 /* Further fields may follow the summary: AW_OBS_ITEM("x", "...", .change = "..."). */
@@ -83,7 +92,7 @@ struct aw_needs {
 	const char *const *kconfig; /* CONFIG_ options, informational, for
 				       kselftest's config file; NULL-terminated */
 	/* Only in the guest of abiwatch vm, a machine thrown away after the
-	 * run (aw_in_vm_guest()): why, for the skip elsewhere (cause vm).
+	 * run (aw_vm_guest()): why, for the skip elsewhere (cause vm).
 	 * For a probe that changes what no namespace holds (a cgroup v1
 	 * mount), or whose values are a fresh machine's (init's rlimits).
 	 * NULL: it runs anywhere. */
@@ -256,13 +265,24 @@ const char *aw_host_dirname(const struct aw_ctx *ctx);
  * its $TMPDIR and working directory.  Host paths elsewhere stay visible. */
 const char *aw_tmpdir(const struct aw_ctx *ctx);
 
-/* True when the run is the one `abiwatch vm` starts in its guest: a
+/* Whether the run is the one `abiwatch vm` starts in its guest: a
  * machine booted for this run and thrown away after it, where a probe may
  * change global state (a sysctl no namespace holds, a cgroup v1 mount)
- * that it must never touch on a host.  Decided from the kernel command
- * line abiwatch vm boots with (rdinit=/init), together with the
- * environment its guest init sets, so that neither alone says so. */
-bool aw_in_vm_guest(void);
+ * that it must never touch on a host.  Decided by the runner once per run
+ * (from the kernel command line abiwatch vm boots with, rdinit=/init,
+ * together with the environment its guest init sets, so that neither
+ * alone says so) and handed to every probe.  What needs the guest is
+ * declared: a probe (.needs.vm_guest) or an item (struct aw_item.vm_guest)
+ * is skipped elsewhere by the runner, with the cause vm.  This is for a
+ * probe that only does more there (mounts a cgroup2 hierarchy where the
+ * machine has none) or finds out only as it runs that a check needs the
+ * guest (then aw_skip_cause(..., "vm", ...)). */
+bool aw_vm_guest(const struct aw_ctx *ctx);
+
+/* Whether the needs item declares (struct aw_item.vm_guest) are met here,
+ * so that the probe does its work: false when the runner has reported it
+ * skipped already, and the probe leaves it alone. */
+bool aw_item_needs_met(const struct aw_ctx *ctx, const char *item);
 
 /* ---- sysctls: which namespace holds each, and writes that cannot reach the host ---- */
 
@@ -296,7 +316,7 @@ bool aw_private_ipc(const struct aw_ctx *ctx);
 
 /* 0 when writing knob from the calling process cannot reach the host:
  * its namespace is a private one (aw_private_ns()), or it is global and
- * the run is the VM guest's (aw_in_vm_guest()); else AW_SYSCTL_REFUSED.
+ * the run is the VM guest's (aw_vm_guest()); else AW_SYSCTL_REFUSED.
  * Safe by construction: aw_sysctl_write() asks this before it opens
  * anything, so a probe cannot change the host's values even by mistake. */
 int aw_sysctl_may_write(const struct aw_ctx *ctx, const char *knob);

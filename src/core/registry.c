@@ -366,6 +366,12 @@ static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 				f->name, p->name, a->name);
 			bad++;
 		}
+		if (a->vm_guest && (!*a->vm_guest || aw_item_is_pattern(a))) {
+			fprintf(stderr, "%s.%s: item '%s': a need of the VM guest says why, and is "
+				"not for a pattern item (no name of its own to skip)\n",
+				f->name, p->name, a->name);
+			bad++;
+		}
 		if (!valid_name(a->name, true) || !a->summary || !*a->summary) {
 			fprintf(stderr, "%s.%s: item '%s': bad name or no summary\n",
 				f->name, p->name, a->name);

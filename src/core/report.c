@@ -6,8 +6,6 @@
 #include "status.h"
 #include "lib/util.h"
 #include "lib/wire.h"
-#include "guest.h"
-#include "lib/procfs.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -234,14 +232,30 @@ bool aw_private_ipc(const struct aw_ctx *ctx)
 	return aw_private_ns(ctx, AW_SCOPE_IPC);
 }
 
-bool aw_in_vm_guest(void)
+bool aw_vm_guest(const struct aw_ctx *ctx)
 {
-	const char *env = getenv(AW_GUEST_ENV);
-	char *cmdline;
-	size_t len;
-	if (!env || strcmp(env, "1") != 0 || aw_kernel_cmdline(&cmdline, &len) != 0)
-		return false;
-	bool booted_so = aw_cmdline_has(cmdline, len, AW_GUEST_RDINIT);
-	free(cmdline);
-	return booted_so;
+	return ctx->vm_guest;
+}
+
+/* Whether what it declares it needs is here. */
+static bool needs_met(const struct aw_ctx *ctx, const struct aw_item *it)
+{
+	return !it->vm_guest || ctx->vm_guest;
+}
+
+bool aw_item_needs_met(const struct aw_ctx *ctx, const char *item)
+{
+	const struct aw_item *it = aw_probe_item(ctx->probe, item);
+	return !it || needs_met(ctx, it);
+}
+
+void aw_report_unmet_items(struct aw_ctx *ctx)
+{
+	for (const struct aw_item *it = ctx->probe->items; it->name; it++) {
+		if (needs_met(ctx, it) || aw_item_is_pattern(it))
+			continue;
+		char *why = aw_cause_reason("vm", it->vm_guest);
+		aw_report_line(ctx, it->kind == AW_CHECK ? 'C' : 'O', it->name, "skip", why);
+		free(why);
+	}
 }

@@ -24,6 +24,8 @@
 #include "lib/mountinfo.h"
 #include "core/sysctl.h"
 #include "core/env.h"
+#include "guest.h"
+#include "lib/procfs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -55,6 +57,8 @@
 static const char *scratch_dir = "/dev/shm";
 /* The family options of this run, which each probe's ctx carries. */
 static const struct aw_params *run_params;
+/* aw_in_vm_guest(), asked once per run: every probe of it sees the same. */
+static bool run_in_guest;
 
 static char *upper(const char *s)
 {
@@ -100,6 +104,18 @@ static char *needs_cap(const char *cap, const char *fmt, ...)
 	return reason;
 }
 
+bool aw_in_vm_guest(void)
+{
+	const char *env = getenv(AW_GUEST_ENV);
+	char *cmdline;
+	size_t len;
+	if (!env || strcmp(env, "1") != 0 || aw_kernel_cmdline(&cmdline, &len) != 0)
+		return false;
+	bool booted_so = aw_cmdline_has(cmdline, len, AW_GUEST_RDINIT);
+	free(cmdline);
+	return booted_so;
+}
+
 /* Why this probe cannot run here, or NULL when everything it needs is. */
 static char *unmet_needs(const struct aw_probe *p)
 {
@@ -125,7 +141,7 @@ static char *unmet_needs(const struct aw_probe *p)
 	for (const char *const *f = p->needs.files; f && *f; f++)
 		if (access(*f, F_OK) != 0)
 			return xasprintf("needs %s: %s", *f, strerror(errno));
-	if (p->needs.vm_guest && !aw_in_vm_guest())
+	if (p->needs.vm_guest && !run_in_guest)
 		return aw_cause_reason("vm", p->needs.vm_guest);
 	if (p->needs.userns && aw_userns_refused())
 		return aw_cause_reason("userns", aw_userns_refused());
@@ -175,8 +191,10 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe_ref *ref, 
 		.fd = result_fd, .tmpdir = scratch_dir, .data = probe->data,
 		.host_dirfd = hd->dirfd, .host_dirname = hd->name, .probe = probe,
 		.family = ref->family, .record = aw_record_new(probe), .params = run_params,
+		.vm_guest = run_in_guest,
 	};
 	memcpy(ctx.host_ns, host_ns, sizeof(ctx.host_ns));
+	aw_report_unmet_items(&ctx);
 	probe->run(&ctx);
 	_exit(0);
 }
@@ -608,6 +626,7 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 	run_params = opts->params;
 	/* Here, so that every probe inherits the one answer. */
 	aw_i386_decide();
+	run_in_guest = aw_in_vm_guest();
 	run->probes = xcalloc(n, sizeof(*run->probes));
 	run->nprobes = n;
 	for (size_t i = 0; i < n; i++) {

@@ -6,6 +6,8 @@
 #include "params.h"
 #include "result.h"
 
+#include <stdbool.h>
+
 #define AW_DEFAULT_TIMEOUT_S 10.0
 
 struct aw_runner_opts {
@@ -15,6 +17,12 @@ struct aw_runner_opts {
 	void (*probe_done)(const struct aw_probe_result *r, void *arg);
 	void *arg;
 };
+
+/* Whether this process runs in the guest of abiwatch vm (core/guest.h):
+ * the kernel was booted with its rdinit=/init and that init set the
+ * environment for the run.  The runner asks once per run and hands the
+ * answer to every probe (aw_vm_guest()). */
+bool aw_in_vm_guest(void);
 
 /* Run the probes in order, filling run->probes (run->env is the
  * caller's).  Never fails as a whole: a probe that cannot start, crashes

@@ -125,7 +125,7 @@ int aw_sysctl_may_write(const struct aw_ctx *ctx, const char *knob)
 	if (!ctx || !well_formed(knob))
 		return AW_SYSCTL_REFUSED;
 	if (s == AW_SCOPE_GLOBAL)
-		return aw_in_vm_guest() ? 0 : AW_SYSCTL_REFUSED;
+		return ctx->vm_guest ? 0 : AW_SYSCTL_REFUSED;
 	return aw_private_ns(ctx, s) ? 0 : AW_SYSCTL_REFUSED;
 }
 

@@ -116,7 +116,9 @@ int aw_cpio_dir(struct aw_cpio *c, const char *path, unsigned mode)
 	return c->err ? -1 : 0;
 }
 
-int aw_cpio_mem(struct aw_cpio *c, const char *path, unsigned mode, const void *data, size_t len)
+/* The header of a regular file of len bytes at path, its parents first;
+ * -1 where it cannot be one (cpio's newc sizes are 32 bits). */
+static int file_header(struct aw_cpio *c, const char *path, unsigned mode, size_t len)
 {
 	if (bad_name(c, path))
 		return -1;
@@ -128,6 +130,13 @@ int aw_cpio_mem(struct aw_cpio *c, const char *path, unsigned mode, const void *
 	if (remember(c, path) != 0)
 		return -1;
 	header(c, path, S_IFREG | (mode & 07777), len, 1);
+	return 0;
+}
+
+int aw_cpio_mem(struct aw_cpio *c, const char *path, unsigned mode, const void *data, size_t len)
+{
+	if (file_header(c, path, mode, len) != 0)
+		return -1;
 	put(c, data, len);
 	pad(c);
 	return c->err ? -1 : 0;
@@ -135,16 +144,8 @@ int aw_cpio_mem(struct aw_cpio *c, const char *path, unsigned mode, const void *
 
 int aw_cpio_fd(struct aw_cpio *c, const char *path, unsigned mode, int fd, off_t off, size_t len)
 {
-	if (bad_name(c, path))
+	if (file_header(c, path, mode, len) != 0)
 		return -1;
-	if (len > 0xffffffffu) {
-		c->err = EFBIG;
-		return -1;
-	}
-	parents(c, path);
-	if (remember(c, path) != 0)
-		return -1;
-	header(c, path, S_IFREG | (mode & 07777), len, 1);
 	if (!c->err) {
 		if (aw_fd_copy(c->fd, fd, off, len) != 0)
 			c->err = errno ? errno : EIO;

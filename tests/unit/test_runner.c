@@ -178,6 +178,24 @@ static void test_host_is_no_vm_guest(void **state)
 	unsetenv("ABIWATCH_IN_VM");
 }
 
+/* An item that needs the VM guest is the runner's to skip elsewhere,
+ * with the cause's words, before the probe starts; the probe sees it so
+ * and leaves it; its other items run. */
+static void test_item_needs_guest(void **state)
+{
+	(void)state;
+	struct aw_run run = { 0 };
+	unsetenv("ABIWATCH_IN_VM");
+	struct aw_probe_result *r = run_named(&run, "guest_item");
+	assert_int_equal(r->nitems, 3);
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	assert_int_equal(r->items[1].status, AW_ST_SKIP);
+	assert_string_equal(r->items[1].text, "needs vm: it changes the machine");
+	assert_int_equal(r->items[2].status, AW_ST_PASS);
+	assert_string_equal(r->items[2].text, "unmet host");
+	aw_run_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_worse_report_wins),
 		cmocka_unit_test(test_own_fuse_mount_is_aborted),
 		cmocka_unit_test(test_host_is_no_vm_guest),
+		cmocka_unit_test(test_item_needs_guest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

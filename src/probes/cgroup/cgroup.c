@@ -15,7 +15,8 @@
  * default hierarchy visible for good, and a v1 mount binds its
  * controller for the whole machine.  So on a host this family only reads
  * an existing cgroup2 mount; it mounts, makes cgroups and writes only in
- * the throwaway guest of abiwatch vm (aw_in_vm_guest()), and mounts
+ * the throwaway guest of abiwatch vm (aw_vm_guest(); the child's files
+ * declare it, .vm_guest), and mounts
  * there read-write only in its own mount namespace.
  */
 #include "core/probe.h"
@@ -46,7 +47,7 @@ static const struct aw_item v2_items[] = {
 	 * puts down to that skip rather than to values that vanished. */
 	AW_OBS_ITEM("child_files", "the files of a fresh child cgroup with every offered controller enabled",
 		    .change = "container runtimes writing a file that vanished fail to start containers; "
-			      "new files are new interfaces", .object = "child"),
+			      "new files are new interfaces", .object = "child", .vm_guest = VM_ONLY),
 	AW_OBS_ITEM("child.*.value", "a fresh child's default for a limit or weight runtimes set (memory.max, pids.max, cpu.max...)",
 		    .change = "the default limit of every new cgroup moved", .object = "child"),
 	AW_ITEMS_END,
@@ -173,9 +174,10 @@ static void fresh_child(struct aw_ctx *ctx, const char *root, const char *contro
 
 static void v2_run(struct aw_ctx *ctx)
 {
-	bool guest = aw_in_vm_guest();
 	char *root = cgroup2_mount();
-	if (!root && guest) {
+	/* Mounting the first cgroup2 makes the default hierarchy visible to
+	 * the whole machine for the rest of its boot: only in the guest. */
+	if (!root && aw_vm_guest(ctx)) {
 		root = xasprintf("%s/cgroup2", aw_tmpdir(ctx));
 		if (mkdir(root, 0755) != 0 || mount("none", root, "cgroup2", 0, NULL) != 0) {
 			aw_skip_rest(ctx, "mounting cgroup2: %s", aw_errname(errno));
@@ -191,10 +193,13 @@ static void v2_run(struct aw_ctx *ctx)
 	char *controllers = read_text(root, "cgroup.controllers");
 	aw_observe(ctx, "controllers", "%s", controllers && *controllers ? controllers : "(none)");
 	observe_text(ctx, "root_files", file_list(root), "unreadable");
-	if (guest && controllers)
-		fresh_child(ctx, root, controllers);
-	else
-		aw_skip_cause(ctx, "child_files", "vm", VM_ONLY);
+	/* The runner has skipped child_files outside the guest (.vm_guest). */
+	if (aw_item_needs_met(ctx, "child_files")) {
+		if (controllers)
+			fresh_child(ctx, root, controllers);
+		else
+			aw_unobserved(ctx, "child_files", "cgroup.controllers of the root is unreadable");
+	}
 	free(controllers);
 	free(root);
 }

@@ -17,6 +17,7 @@
 #include "lib/errname.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
+#include "lib/uapi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,12 +30,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef MFD_NOEXEC_SEAL
-#define MFD_NOEXEC_SEAL 0x0008U
-#endif
-#ifndef MFD_EXEC
-#define MFD_EXEC 0x0010U
-#endif
 #ifndef F_SEAL_EXEC
 #define F_SEAL_EXEC 0x0020
 #endif

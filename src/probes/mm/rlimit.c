@@ -9,7 +9,7 @@
  *
  * Only a run that a fresh init started can see them: the guest's run
  * of `abiwatch vm`, where the guest's /init (src/vm/init/init.c) starts
- * abiwatch (aw_in_vm_guest()) and neither it nor abiwatch calls
+ * abiwatch (.needs.vm_guest) and neither it nor abiwatch calls
  * setrlimit(2).  The probe reads /proc/1/limits, PID 1
  * of its own PID namespace: the runner's init, which inherits them
  * untouched.  Anywhere else the limits are those of whatever started

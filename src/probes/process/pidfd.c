@@ -21,6 +21,7 @@
 #include "process.h"
 #include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/uapi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,13 +39,7 @@
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
-#ifndef PIDFD_NONBLOCK
-#define PIDFD_NONBLOCK O_NONBLOCK
-#endif
 #define PIDFD_THREAD_ O_EXCL
-#ifndef CLONE_CLEAR_SIGHAND
-#define CLONE_CLEAR_SIGHAND 0x100000000ULL
-#endif
 #ifndef CLONE_INTO_CGROUP
 #define CLONE_INTO_CGROUP 0x200000000ULL
 #endif

@@ -33,6 +33,7 @@
 #include "surface.h"
 #include "lib/errname.h"
 #include "lib/util.h"
+#include "lib/uapi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,12 +60,6 @@
 #include <unistd.h>
 
 /* Values newer than the build's headers (uapi, as of 6.18). */
-#ifndef MFD_NOEXEC_SEAL
-#define MFD_NOEXEC_SEAL 0x0008U
-#endif
-#ifndef MFD_EXEC
-#define MFD_EXEC 0x0010U
-#endif
 #ifndef MAP_DROPPABLE
 #define MAP_DROPPABLE 0x08
 #endif
@@ -86,9 +81,6 @@
 #ifndef O_NOTIFICATION_PIPE
 #define O_NOTIFICATION_PIPE O_EXCL
 #endif
-#ifndef PIDFD_NONBLOCK
-#define PIDFD_NONBLOCK O_NONBLOCK
-#endif
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
 #endif
@@ -100,9 +92,6 @@
 #endif
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC 4
-#endif
-#ifndef GRND_INSECURE
-#define GRND_INSECURE 0x0004
 #endif
 #define MOVE_MOUNT_F_SYMLINKS 0x001
 #define MOVE_MOUNT_F_AUTOMOUNTS 0x002
@@ -130,12 +119,6 @@
 #define FSCONFIG_CMD_CREATE_EXCL 8
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x1000
-#endif
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x80
-#endif
-#ifndef CLONE_CLEAR_SIGHAND
-#define CLONE_CLEAR_SIGHAND 0x100000000ULL
 #endif
 #ifndef F_DUPFD_QUERY
 #define F_DUPFD_QUERY 1027

@@ -30,22 +30,25 @@
 static const char *const absent_no[] = { "no", NULL };
 static const char *const absent_enosys[] = { "ENOSYS", NULL };
 
-#define PRESENT(arch, n, nr)                                                                         \
+/* guest: NULL, or why the row is swept only in the VM guest (its items
+ * declare it, and the runner skips them elsewhere). */
+#define PRESENT(arch, n, nr, guest)                                                                  \
 	AW_OBS_ITEM(#n ".present", arch " system call " #n " (" #nr "): yes, or no when it answers ENOSYS", \
 		    .change = "no -> yes: the call appeared and programs may use it; yes -> no: it vanished " \
 			      "and every program calling it breaks",                                      \
-		    .absent = absent_no)
-#define RESULT(arch, n, nr)                                                                          \
+		    .absent = absent_no, .vm_guest = (guest))
+#define RESULT(arch, n, nr, guest)                                                                   \
 	AW_OBS_ITEM(#n ".result", "what " arch " " #n " (" #nr ") answers to the table's arguments: ok, "  \
 		    "the errno, or the signal that ended the caller",                                    \
 		    .change = "the kernel checks the arguments in another order, or answers another errno: " \
 			      "a program that probes for the call by its errno may decide wrongly",       \
-		    .absent = absent_enosys)
+		    .absent = absent_enosys, .vm_guest = (guest))
+#define GUEST_ONLY(why) "not swept outside the VM guest: " why
 
 /* ---- x86-64 ---- */
 
-#define SC(n, nr, args) PRESENT("x86-64", n, nr), RESULT("x86-64", n, nr),
-#define SG(n, nr, args, why) PRESENT("x86-64", n, nr), RESULT("x86-64", n, nr),
+#define SC(n, nr, args) PRESENT("x86-64", n, nr, NULL), RESULT("x86-64", n, nr, NULL),
+#define SG(n, nr, args, why) PRESENT("x86-64", n, nr, GUEST_ONLY(why)), RESULT("x86-64", n, nr, GUEST_ONLY(why)),
 #define NS(n, nr, why)
 static const struct aw_item x64_items[] = {
 #include "x86_64.tbl"
@@ -68,9 +71,9 @@ static const struct surface_call x64_calls[] = {
 static void x64_run(struct aw_ctx *ctx)
 {
 	size_t n = AW_ARRAY_SIZE(x64_calls);
-	bool guest = aw_in_vm_guest();
 	int *codes = surface_codes(n);
-	int rc = codes ? surface_sweep(x64_calls, n, guest, codes) : -errno;
+	/* The guest-only rows are called where their items' need is met. */
+	int rc = codes ? surface_sweep(x64_calls, n, aw_vm_guest(ctx), codes) : -errno;
 
 	if (rc) {
 		aw_error_rest(ctx, "sweeping the table: %s", aw_errname(rc));
@@ -83,12 +86,9 @@ static void x64_run(struct aw_ctx *ctx)
 		char present[64], result[64], buf[32];
 		snprintf(present, sizeof(present), "%s.present", c->name);
 		snprintf(result, sizeof(result), "%s.result", c->name);
-		if (c->never)
+		if (c->never || !aw_item_needs_met(ctx, present))
 			continue;
-		if (c->guest_only && !guest) {
-			aw_skip_cause(ctx, present, "vm", "not swept outside the VM guest: %s", c->guest_only);
-			aw_skip_cause(ctx, result, "vm", "not swept outside the VM guest: %s", c->guest_only);
-		} else if (codes[i] == SURFACE_NOT_CALLED) {
+		if (codes[i] == SURFACE_NOT_CALLED) {
 			aw_error(ctx, present, "the sweep ended before this call");
 			aw_error(ctx, result, "the sweep ended before this call");
 		} else {
@@ -101,8 +101,8 @@ static void x64_run(struct aw_ctx *ctx)
 
 /* ---- i386, through the helper ---- */
 
-#define SC(n, nr, args) PRESENT("i386", n, nr), RESULT("i386", n, nr),
-#define SG(n, nr, args, why) PRESENT("i386", n, nr), RESULT("i386", n, nr),
+#define SC(n, nr, args) PRESENT("i386", n, nr, NULL), RESULT("i386", n, nr, NULL),
+#define SG(n, nr, args, why) PRESENT("i386", n, nr, GUEST_ONLY(why)), RESULT("i386", n, nr, GUEST_ONLY(why)),
 #define NS(n, nr, why)
 static const struct aw_item i386_items[] = {
 #include "i386.tbl"
@@ -112,46 +112,19 @@ static const struct aw_item i386_items[] = {
 #undef SG
 #undef NS
 
-/* The i386 rows swept only in the guest: the probe skips their items
- * itself elsewhere, so that the skip names its machine cause. */
-#define SC(n, nr, args)
-#define SG(n, nr, args, why) { #n, why },
-#define NS(n, nr, why)
-static const struct {
-	const char *name, *why;
-} i386_guest_only[] = {
-#include "i386.tbl"
-};
-#undef SC
-#undef SG
-#undef NS
-
+/* The helper sweeps the guest-only rows with --guest; elsewhere the
+ * runner has skipped their items (.vm_guest), which the helper then
+ * leaves out. */
 static void i386_run(struct aw_ctx *ctx)
 {
-	bool guest = aw_in_vm_guest();
-	size_t n = AW_ARRAY_SIZE(i386_guest_only);
-	char **own = xcalloc(2 * n + 1, sizeof(*own));
 	static const char *const guest_args[] = { "--guest", NULL };
-
-	for (size_t i = 0; !guest && i < n; i++) {
-		own[2 * i] = xasprintf("%s.present", i386_guest_only[i].name);
-		own[2 * i + 1] = xasprintf("%s.result", i386_guest_only[i].name);
-	}
 	const struct aw_helper helper = {
 		.name = SURFACE_HELPER,
-		.args = guest ? guest_args : NULL,
+		.args = aw_vm_guest(ctx) ? guest_args : NULL,
 		.prefix = "",
-		.own = (const char *const *)own,
 		.timeout_ms = SURFACE_HELPER_MS,
 	};
 	aw_helper_report(ctx, &helper);
-	for (size_t i = 0; !guest && i < 2 * n; i++)
-		if (!aw_reported(ctx, own[i]))
-			aw_skip_cause(ctx, own[i], "vm", "not swept outside the VM guest: %s",
-				      i386_guest_only[i / 2].why);
-	for (size_t i = 0; i < 2 * n; i++)
-		free(own[i]);
-	free(own);
 }
 
 static const char *const tags[] = {

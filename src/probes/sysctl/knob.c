@@ -14,7 +14,8 @@
  * (aw_sysctl_scope()).  A user namespace is no protection by itself (its
  * root is the host's root, who may write global knobs from it), so the
  * list of knobs is what keeps the host unchanged.  Global knobs are written back only inside an
- * `abiwatch vm` guest (aw_in_vm_guest()), which is thrown away.
+ * `abiwatch vm` guest, which is thrown away, where the guard of every
+ * sysctl write allows them (aw_sysctl_may_write()).
  */
 #include "sysctl.h"
 #include "lib/kconfig.h"
@@ -23,8 +24,8 @@
 #include "lib/errname.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
+#include "lib/sysctl_walk.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -133,7 +134,6 @@ static const struct aw_item knob_items[] = {
 /* The walk's context: where it is, what it counted. */
 struct walk {
 	struct aw_ctx *ctx;
-	dev_t proc_dev;
 	long files;
 	char **writable; /* namespaced knobs to try writing back */
 	size_t nwritable;
@@ -222,62 +222,23 @@ static void visit_file(struct walk *w, const char *knob, int dirfd, const char *
 	}
 }
 
-static void walk_dir(struct walk *w, int fd, const char *prefix, int depth);
-
-static void visit(struct walk *w, int dirfd, const char *prefix, const char *name, int depth)
+/* An entry of the walk of /proc/sys: a knob's file is visited, a
+ * directory entered, where either has a name a snapshot key can hold. */
+static bool visit(const struct aw_sysctl_entry *e, void *arg)
 {
-	struct stat st;
-	char *knob = *prefix ? xasprintf("%s.%s", prefix, name) : xstrdup(name);
+	struct walk *w = arg;
 
-	if (!key_safe(name)) {
-		aw_note(w->ctx, "%s: a name no snapshot key can hold, not recorded", knob);
-	} else if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT) != 0) {
-		aw_note(w->ctx, "%s: stat: %s", knob, aw_errname(errno));
-	} else if (st.st_dev != w->proc_dev) {
-		/* a mount point (fs.binfmt_misc): not ours to enter */
-		aw_note(w->ctx, "%s: another filesystem is mounted there, not entered", knob);
-	} else if (S_ISDIR(st.st_mode)) {
-		int sub = depth < 16 ? openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
-		if (sub < 0)
-			aw_note(w->ctx, "%s: open: %s", knob, depth < 16 ? aw_errname(errno) : "too deep");
-		else
-			walk_dir(w, sub, knob, depth + 1); /* closes sub */
-	} else if (S_ISREG(st.st_mode)) {
-		visit_file(w, knob, dirfd, name, &st);
+	if (e->why) {
+		aw_note(w->ctx, "%s: %s", e->knob, e->why);
+		return false;
 	}
-	free(knob);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void walk_dir(struct walk *w, int fd, const char *prefix, int depth)
-{
-	DIR *d = fdopendir(fd);
-	char **names = NULL;
-	size_t n = 0;
-	struct dirent *de;
-
-	if (!d) {
-		close(fd);
-		return;
+	if (!key_safe(e->name)) {
+		aw_note(w->ctx, "%s: a name no snapshot key can hold, not recorded", e->knob);
+		return false;
 	}
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		names = xgrow(names, n, sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), by_name);
-	for (size_t i = 0; i < n; i++) {
-		visit(w, dirfd(d), prefix, names[i], depth);
-		free(names[i]);
-	}
-	free(names);
-	closedir(d);
+	if (S_ISREG(e->st->st_mode))
+		visit_file(w, e->knob, e->dirfd, e->name, e->st);
+	return S_ISDIR(e->st->st_mode);
 }
 
 /* ---- writing back ---- */
@@ -392,13 +353,14 @@ static void report_writer(struct aw_ctx *ctx, struct writer *wr, int rc, const c
 	}
 }
 
-/* Global knobs, only in a guest of abiwatch vm, which is thrown away.
- * Elsewhere each is recorded as a skip of cause vm, never left out, so
- * that diff folds a guest's "accepted" against a host's skip under the
- * environment instead of calling the key removed. */
+/* Global knobs, only where the guard of every sysctl write lets them be
+ * written: in a guest of abiwatch vm, which is thrown away.  Elsewhere
+ * each is recorded as a skip of cause vm, never left out, so that diff
+ * folds a guest's "accepted" against a host's skip under the environment
+ * instead of calling the key removed.  The guard decides, not the probe:
+ * what it refuses a global knob is the VM guest. */
 static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 {
-	bool guest = aw_in_vm_guest();
 	for (size_t i = 0; i < n; i++) {
 		char obs[512];
 		const char *why = sc_writeback_skip(knobs[i]);
@@ -407,7 +369,7 @@ static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 		snprintf(obs, sizeof(obs), "%s.writeback", knobs[i]);
 		if (why)
 			aw_unobserved(ctx, obs, "not tried: %s", why);
-		else if (!guest)
+		else if (aw_sysctl_may_write(ctx, knobs[i]) == AW_SYSCTL_REFUSED)
 			aw_skip_cause(ctx, obs, "vm", "a global knob is written back only in an abiwatch vm guest");
 		else
 			write_back(ctx, knobs[i]);
@@ -446,17 +408,12 @@ static void report_absent(struct aw_ctx *ctx)
 static void knob_run(struct aw_ctx *ctx)
 {
 	struct walk w = { .ctx = ctx };
-	struct stat st;
-	int root = open("/proc/sys", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = aw_sysctl_walk("/proc/sys", "", visit, &w);
 
-	if (root < 0 || fstat(root, &st) != 0) {
-		aw_skip_rest(ctx, "/proc/sys: %s", aw_errname(errno));
-		if (root >= 0)
-			close(root);
+	if (rc < 0) {
+		aw_skip_rest(ctx, "/proc/sys: %s", aw_errname(-rc));
 		return;
 	}
-	w.proc_dev = st.st_dev;
-	walk_dir(&w, root, "", 0);
 	aw_observe_long(ctx, "files", w.files);
 	report_absent(ctx);
 

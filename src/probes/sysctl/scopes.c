@@ -25,15 +25,16 @@
  * tables of 5.19).  Those are held by writing: in a child with a new
  * namespace a different value is written, and the probe's value must
  * stay.  A write that the kernel did not confine would change the
- * machine, so it is made only in the throwaway guest of abiwatch vm.
+ * machine, so it is made only in the throwaway guest of abiwatch vm:
+ * "uts" declares it (.vm_guest), "ipc" finds out as it runs.
  */
 #include "sysctl.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/procfs.h"
+#include "lib/sysctl_walk.h"
 #include "lib/util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -49,6 +50,12 @@
 /* Names of knobs in a failure message, at most. */
 #define MAX_NAMED 12
 
+/* Why a scope is held by writing, which is done only in the VM guest:
+ * the list is what is tested, so it cannot guard the writes. */
+#define ONLY_WRITING "so only writing tells, and a write is made only in an abiwatch vm guest"
+#define UTS_WHY "the UTS names are one table whose handler follows the caller"
+#define IPC_WHY "this kernel keeps one IPC table whose handlers follow the caller"
+
 static const struct aw_item scopes_items[] = {
 	AW_CHECK_ITEM("ipc", "the knobs a new IPC namespace has its own of are exactly those "
 		      "abiwatch writes as the IPC namespace's (kernel.msg*, sem, shm*, fs.mqueue.*)"),
@@ -56,7 +63,8 @@ static const struct aw_item scopes_items[] = {
 		      "net.* knobs a fresh namespace shows"),
 	AW_CHECK_ITEM("user", "the knobs a new user namespace has its own of are exactly user.*"),
 	AW_CHECK_ITEM("uts", "kernel.hostname and kernel.domainname, written in a new UTS "
-		      "namespace, stay there (in a VM guest: the test writes)"),
+		      "namespace, stay there (in a VM guest: the test writes)",
+		      .vm_guest = UTS_WHY ", " ONLY_WRITING),
 	AW_ITEMS_END,
 };
 
@@ -68,43 +76,21 @@ struct knobs {
 	size_t n;
 };
 
-static void walk(struct knobs *k, const char *dir, const char *prefix, int depth)
+/* Every knob of the walk of /proc/sys, with its path. */
+static bool collect(const struct aw_sysctl_entry *e, void *arg)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	struct dirent *de;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
+	struct knobs *k = arg;
+	if (!e->st || k->n >= MAX_KNOBS)
+		return false;
+	/* A component with a dot (an interface "eth0.1") has no dotted
+	 * name of its own; none is ever namespaced alone. */
+	if (S_ISREG(e->st->st_mode) && !strchr(e->name, '.')) {
+		k->name = xgrow(k->name, k->n, sizeof(*k->name));
+		k->path = xgrow(k->path, k->n, sizeof(*k->path));
+		k->name[k->n] = xstrdup(e->knob);
+		k->path[k->n++] = xstrdup(e->path);
 	}
-	while ((de = readdir(d)) && k->n < MAX_KNOBS) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *path = xasprintf("%s/%s", dir, de->d_name);
-		char *name = xasprintf("%s%s%s", prefix, *prefix ? "." : "", de->d_name);
-		struct stat st;
-		/* No automount (fs.binfmt_misc), no other filesystem. */
-		if (fstatat(AT_FDCWD, path, &st, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW) != 0) {
-			free(path);
-			free(name);
-		} else if (S_ISDIR(st.st_mode) && depth < 16) {
-			walk(k, path, name, depth + 1);
-			free(path);
-			free(name);
-		} else if (S_ISREG(st.st_mode) && !strchr(de->d_name, '.')) {
-			/* A component with a dot (an interface "eth0.1") has no
-			 * dotted name of its own; none is ever namespaced alone. */
-			k->name = xgrow(k->name, k->n, sizeof(*k->name));
-			k->path = xgrow(k->path, k->n, sizeof(*k->path));
-			k->name[k->n] = name;
-			k->path[k->n++] = path;
-		} else {
-			free(path);
-			free(name);
-		}
-	}
-	closedir(d);
+	return S_ISDIR(e->st->st_mode);
 }
 
 static ino_t ino_of(const char *path)
@@ -301,14 +287,9 @@ static const char **listed(const struct knobs *k, enum aw_sysctl_scope scope)
 	return out;
 }
 
-static void hold_by_writes_in_guest(struct aw_ctx *ctx, const struct knobs *k, const char *item,
-				    int flag, enum aw_sysctl_scope scope, const char *why_not_inodes)
+static void hold_by_writes_listed(struct aw_ctx *ctx, const struct knobs *k, const char *item,
+				  int flag, enum aw_sysctl_scope scope)
 {
-	if (!aw_in_vm_guest()) {
-		aw_skip_cause(ctx, item, "vm", "%s, so only writing tells, and a write is made only in "
-			      "an abiwatch vm guest", why_not_inodes);
-		return;
-	}
 	const char **knobs = listed(k, scope);
 	hold_by_writes(ctx, item, knobs, flag);
 	free(knobs);
@@ -317,7 +298,7 @@ static void hold_by_writes_in_guest(struct aw_ctx *ctx, const struct knobs *k, c
 static void scopes_run(struct aw_ctx *ctx)
 {
 	struct knobs k = { 0 };
-	walk(&k, "/proc/sys", "", 0);
+	aw_sysctl_walk("/proc/sys", "", collect, &k);
 	if (!k.n) {
 		aw_error_rest(ctx, "/proc/sys: no knobs found");
 		return;
@@ -327,16 +308,22 @@ static void scopes_run(struct aw_ctx *ctx)
 	for (size_t i = 0; i < k.n; i++)
 		k.ino[i] = ino_of(k.path[i]);
 
-	if (!hold_by_inodes(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC))
-		hold_by_writes_in_guest(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC,
-					"this kernel keeps one IPC table whose handlers follow the caller");
+	/* Only a kernel without IPC tables of each namespace's own (before
+	 * 5.19) makes writing the test, which the probe finds out here; the
+	 * UTS names always do, so "uts" declares the guest. */
+	if (!hold_by_inodes(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC)) {
+		if (aw_vm_guest(ctx))
+			hold_by_writes_listed(ctx, &k, "ipc", CLONE_NEWIPC, AW_SCOPE_IPC);
+		else
+			aw_skip_cause(ctx, "ipc", "vm", IPC_WHY ", " ONLY_WRITING);
+	}
 	if (!hold_by_inodes(ctx, &k, "net", CLONE_NEWNET, AW_SCOPE_NET))
 		aw_fail(ctx, "net", "no knob of a new network namespace is its own");
 	if (!hold_by_inodes(ctx, &k, "user", CLONE_NEWUSER, AW_SCOPE_USER))
 		aw_skip(ctx, "user", "no user.* knob is a new user namespace's own here "
 			"(a kernel without CONFIG_USER_NS, or before 4.9)");
-	hold_by_writes_in_guest(ctx, &k, "uts", CLONE_NEWUTS, AW_SCOPE_UTS,
-				"the UTS names are one table whose handler follows the caller");
+	if (aw_item_needs_met(ctx, "uts"))
+		hold_by_writes_listed(ctx, &k, "uts", CLONE_NEWUTS, AW_SCOPE_UTS);
 
 	for (size_t i = 0; i < k.n; i++) {
 		free(k.name[i]);

@@ -19,6 +19,7 @@
 #include "time.h"
 #include "lib/errname.h"
 #include "lib/procfs.h"
+#include "lib/uapi.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,9 +32,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef GRND_INSECURE
-#define GRND_INSECURE 0x0004
-#endif
 #define KNOBS "/proc/sys/kernel/random"
 
 /* Names read by core/guest.h's (AW_GUEST_GETRANDOM_ENV ...). */

@@ -16,6 +16,7 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/procfs.h"
+#include "lib/uapi.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -26,9 +27,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
 #define OFFSETS "/proc/self/timens_offsets"
 #define CHILD_MS 5000
 

@@ -7,8 +7,8 @@
  * process (../sweep.h), and reports surface.syscalls32's
  * NAME.present and NAME.result as lines of the probe protocol on stdout
  * (lib/wire.h).  The table's guest-only rows are called only with
- * --guest, which the probe passes in the VM guest; elsewhere the probe
- * skips them itself.
+ * --guest, which the probe passes in the VM guest; elsewhere the runner
+ * has skipped their items (they declare .vm_guest).
  */
 #include "lib/wire.h"
 #include "../sweep.h"
