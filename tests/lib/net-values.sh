@@ -18,6 +18,7 @@ NET_SAME=(
 	obs.net.bind.bind3.v4_any.v6_any_v6only.v4_lo EADDRINUSE
 	obs.net.bind.bind3.mapped_any.v6_any_v6only.v4_lo EADDRINUSE
 	obs.net.bind.bind3.v4_any.v6_any_v6only.mapped_lo EADDRINUSE
+	check.net.bind.doc.reuseport_each_socket pass
 	obs.net.bind.timewait.plain EADDRINUSE
 	obs.net.bind.timewait.reuseaddr EADDRINUSE
 	obs.net.listen.somaxconn 4096

@@ -37,8 +37,9 @@
  * AF_INET6 socket without IPV6_V6ONLY also takes IPv4, with it an IPv4
  * and an IPv6 program can bind one port), socket(7) (SO_REUSEADDR: "a
  * socket may bind, except when there is an active listening socket
- * bound to the address"; SO_REUSEPORT: sockets that all set it may bind
- * one address), bind(2) (EADDRINUSE: the address is in use).
+ * bound to the address"; SO_REUSEPORT: it "must be set on each socket
+ * (including the first socket)", and then they may bind one address),
+ * bind(2) (EADDRINUSE: the address is in use).
  */
 #include "net.h"
 #include "lib/errname.h"
@@ -110,6 +111,8 @@ static const struct aw_item bind_items[] = {
 		      "fails with EADDRINUSE while the first socket listens"),
 	AW_CHECK_ITEM("doc.reuseport_listening", "socket(7): with SO_REUSEPORT on both, 127.0.0.1:P "
 		      "binds again while the first socket listens"),
+	AW_CHECK_ITEM("doc.reuseport_each_socket", "socket(7): SO_REUSEPORT on one of two sockets "
+		      "only (the first or the second) shares nothing: EADDRINUSE, 127.0.0.1 and [::1]"),
 	AW_OBS_ITEM("bind3.v4_any.v6_any_v6only.v4_lo", "0.0.0.0, [::] IPV6_V6ONLY, then "
 		    "127.0.0.1 on one port: the third bind (EADDRINUSE since d91ef1e1b55f)",
 		    .object = "bind3",
@@ -274,6 +277,14 @@ static void checks(struct aw_ctx *ctx)
 	static const struct cell ra_bound[] = { SAME(A_V4_LO, A_V4_LO, O_REUSEADDR, S_BOUND), END };
 	static const struct cell ra_listen[] = { SAME(A_V4_LO, A_V4_LO, O_REUSEADDR, S_LISTENING), END };
 	static const struct cell rp_listen[] = { SAME(A_V4_LO, A_V4_LO, O_REUSEPORT, S_LISTENING), END };
+	/* socket(7): "must be set on each socket (including the first socket)". */
+	static const struct cell rp_each[] = {
+		{ A_V4_LO, O_REUSEPORT, S_BOUND, A_V4_LO, O_PLAIN },
+		{ A_V4_LO, O_REUSEPORT, S_LISTENING, A_V4_LO, O_PLAIN },
+		{ A_V4_LO, O_PLAIN, S_BOUND, A_V4_LO, O_REUSEPORT },
+		{ A_V4_LO, O_PLAIN, S_LISTENING, A_V4_LO, O_REUSEPORT },
+		{ A_V6_LO, O_REUSEPORT, S_LISTENING, A_V6_LO, O_PLAIN },
+		{ A_V6_LO, O_PLAIN, S_LISTENING, A_V6_LO, O_REUSEPORT }, END };
 
 	check_cells(ctx, "doc.v6_any_takes_v4", EADDRINUSE, v6_takes_v4);
 	check_cells(ctx, "doc.v6only_shares_port", 0, v6only);
@@ -281,6 +292,7 @@ static void checks(struct aw_ctx *ctx)
 	check_cells(ctx, "doc.reuseaddr_bound", 0, ra_bound);
 	check_cells(ctx, "doc.reuseaddr_listening", EADDRINUSE, ra_listen);
 	check_cells(ctx, "doc.reuseport_listening", 0, rp_listen);
+	check_cells(ctx, "doc.reuseport_each_socket", EADDRINUSE, rp_each);
 }
 
 /* Three sockets without options on port: the third bind's result, as
