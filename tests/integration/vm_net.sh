@@ -8,8 +8,10 @@
 #     kernels is that value (the documented bind() cells, backlogs,
 #     SCM_MAX_FD, unix names, splice and sendfile over TCP ...);
 #   - the items that changed after 6.1 have their old value on 6.1 and
-#     their new one on 6.12: three cells of the bind() matrix (a v4-mapped
-#     wildcard and a v4-mapped loopback address on one port), the size of
+#     their new one on 6.12: the 21 cells of the bind() matrix where a
+#     v4-mapped wildcard, then a v4-mapped loopback address on its port,
+#     conflict on 6.12 and not on 6.1 (every other cell of the 2048, the
+#     whole matrix, the same on both: the diff below names no other), the size of
 #     struct tcp_info, SO_PEERPIDFD and SO_PASSPIDFD, and the net.core
 #     knobs that moved from the initial namespace into every one;
 #   - the 32-bit helper's control messages (12-byte cmsghdr, two

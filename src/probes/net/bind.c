@@ -10,16 +10,24 @@
  * v6-only wildcard cases, with the selftest net/bind_wildcard.c as the
  * anchor.
  *
- * A cell is FIRST.SECOND.MODE_STATE: a first TCP socket bound to
- * FIRST (and listening, for STATE "listening"), then a second bound to
- * SECOND on the same port, both with the options of MODE (none,
- * SO_REUSEADDR, SO_REUSEPORT); its value is the second bind's result, 0
- * or the errno.  Addresses: v4_any 0.0.0.0, v4_lo 127.0.0.1, v6_any [::]
- * and v6_any_v6only [::] with IPV6_V6ONLY, v6_lo [::1], mapped_any
- * [::ffff:0.0.0.0], mapped_lo [::ffff:127.0.0.1]; IPV6_V6ONLY is set
- * explicitly on every AF_INET6 socket (1 only for v6_any_v6only), so the
- * namespace's net.ipv6.bindv6only does not decide.  Every ordered pair
- * is a cell, so both orders are there.  bind3.* are the three-socket
+ * A cell is FIRST.SECOND.OPTS1_STATE-OPTS2: a first TCP socket bound
+ * to FIRST with the options OPTS1 (and listening, for STATE
+ * "listening"), then a second bound to SECOND with OPTS2 on the same
+ * port; its value is the second bind's result, 0 or the errno.
+ * Addresses: v4_any 0.0.0.0, v4_lo 127.0.0.1, v6_any [::], v6_lo [::1]
+ * (each of the two also with IPV6_V6ONLY: v6_any_v6only, v6_lo_v6only),
+ * mapped_any [::ffff:0.0.0.0], mapped_lo [::ffff:127.0.0.1].
+ * IPV6_V6ONLY is set explicitly on every AF_INET6 socket, so the
+ * namespace's net.ipv6.bindv6only does not decide; a v4-mapped address
+ * has no v6-only form (bind() refuses it with EINVAL).  Options: plain,
+ * reuseaddr (SO_REUSEADDR), reuseport (SO_REUSEPORT), reuseaddrport
+ * (both), each socket its own, so that a cell whose sockets disagree
+ * (the first SO_REUSEADDR, the second plain) shows which socket's option
+ * a rule reads.  Every ordered pair of addresses is there, so both orders
+ * are: 8 x 8 addresses x 4 x 4 options x 2 states = 2048 cells, whose
+ * objects in a diff are the address pairs (the name less its last part).
+ * Each cell has a port of its own, closed before the next, so that no
+ * cell sees what an earlier one left.  bind3.* are the three-socket
  * cases d91ef1e1b55f fixed: the third bind's result.  timewait.* bind
  * 127.0.0.1:P while a TIME_WAIT connection holds it: bhash2 missed
  * TIME_WAIT sockets until 936a192f9740 (6.1.y; Jiri Slaby's report), so
@@ -29,8 +37,9 @@
  * AF_INET6 socket without IPV6_V6ONLY also takes IPv4, with it an IPv4
  * and an IPv6 program can bind one port), socket(7) (SO_REUSEADDR: "a
  * socket may bind, except when there is an active listening socket
- * bound to the address"; SO_REUSEPORT: sockets that all set it may bind
- * one address), bind(2) (EADDRINUSE: the address is in use).
+ * bound to the address"; SO_REUSEPORT: it "must be set on each socket
+ * (including the first socket)", and then they may bind one address),
+ * bind(2) (EADDRINUSE: the address is in use).
  */
 #include "net.h"
 #include "lib/errname.h"
@@ -43,8 +52,18 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { A_V4_ANY, A_V4_LO, A_V6_ANY, A_V6_ANY_V6ONLY, A_V6_LO, A_MAPPED_ANY, A_MAPPED_LO, NADDR };
-enum { M_PLAIN, M_REUSEADDR, M_REUSEPORT, NMODE };
+enum {
+	A_V4_ANY, A_V4_LO, A_V6_ANY, A_V6_ANY_V6ONLY, A_V6_LO, A_V6_LO_V6ONLY, A_MAPPED_ANY,
+	A_MAPPED_LO, NADDR
+};
+enum { O_PLAIN, O_REUSEADDR, O_REUSEPORT, O_REUSEADDRPORT, NOPT };
+enum { S_BOUND, S_LISTENING, NSTATE };
+#define NCELLS (NADDR * NADDR * NOPT * NSTATE * NOPT)
+
+/* Cell i binds port BIND_PORT + i, the bind3 cases the ports after
+ * them: below the ephemeral range (32768 up in a fresh namespace), so
+ * that the connection timewait makes can never take one of them. */
+#define BIND_PORT 20000
 
 static const struct addr {
 	const char *name;
@@ -57,10 +76,27 @@ static const struct addr {
 	[A_V6_ANY] = { "v6_any", AF_INET6, "::", 0 },
 	[A_V6_ANY_V6ONLY] = { "v6_any_v6only", AF_INET6, "::", 1 },
 	[A_V6_LO] = { "v6_lo", AF_INET6, "::1", 0 },
+	[A_V6_LO_V6ONLY] = { "v6_lo_v6only", AF_INET6, "::1", 1 },
 	[A_MAPPED_ANY] = { "mapped_any", AF_INET6, "::ffff:0.0.0.0", 0 },
 	[A_MAPPED_LO] = { "mapped_lo", AF_INET6, "::ffff:127.0.0.1", 0 },
 };
-static const char *const modes[NMODE] = { "plain", "reuseaddr", "reuseport" };
+
+static const struct opts {
+	const char *name;
+	bool reuseaddr, reuseport;
+} opts[NOPT] = {
+	[O_PLAIN] = { "plain", false, false },
+	[O_REUSEADDR] = { "reuseaddr", true, false },
+	[O_REUSEPORT] = { "reuseport", false, true },
+	[O_REUSEADDRPORT] = { "reuseaddrport", true, true },
+};
+static const char *const states[NSTATE] = { "bound", "listening" };
+
+/* One cell: the first socket's address, options and state, the second's
+ * address and options. */
+struct cell {
+	int first, opts1, state, second, opts2;
+};
 
 static const struct aw_item bind_items[] = {
 	AW_CHECK_ITEM("doc.v6_any_takes_v4", "ipv6(7): [::] without IPV6_V6ONLY, listening, "
@@ -75,6 +111,8 @@ static const struct aw_item bind_items[] = {
 		      "fails with EADDRINUSE while the first socket listens"),
 	AW_CHECK_ITEM("doc.reuseport_listening", "socket(7): with SO_REUSEPORT on both, 127.0.0.1:P "
 		      "binds again while the first socket listens"),
+	AW_CHECK_ITEM("doc.reuseport_each_socket", "socket(7): SO_REUSEPORT on one of two sockets "
+		      "only (the first or the second) shares nothing: EADDRINUSE, 127.0.0.1 and [::1]"),
 	AW_OBS_ITEM("bind3.v4_any.v6_any_v6only.v4_lo", "0.0.0.0, [::] IPV6_V6ONLY, then "
 		    "127.0.0.1 on one port: the third bind (EADDRINUSE since d91ef1e1b55f)",
 		    .object = "bind3",
@@ -97,51 +135,58 @@ static const struct aw_item bind_items[] = {
 		    .object = "timewait",
 		    .change = "a program that sets SO_REUSEADDR takes over a port whose TIME_WAIT "
 			      "connection did not agree to it, or the reverse"),
-	AW_OBS_ITEM("*", "FIRST.SECOND.MODE_STATE: the second bind() on FIRST's port, 0 or the "
-		    "errno, after FIRST was bound (or listening), both sockets with MODE's options",
+	/* No .object: the name less its last part, the address pair, so
+	 * that diff shows a pair's changed cells on one line. */
+	AW_OBS_ITEM("*", "FIRST.SECOND.OPTS1_STATE-OPTS2: the second bind() on FIRST's port, 0 or "
+		    "the errno, after FIRST was bound with OPTS1 (and listening, for STATE listening), "
+		    "the second socket with OPTS2",
 		    .change = "a dual-stack server's second bind fails with EADDRINUSE, or a second "
-			      "server silently shares the port (which rule changed: the cell's name)"),
+			      "server silently shares the port (which rule changed: the cells' names)"),
 	AW_ITEMS_END
 };
 
-static void to_sockaddr(const struct addr *a, struct sockaddr_storage *ss, socklen_t *len)
+static void to_sockaddr(const struct addr *a, uint16_t port, struct sockaddr_storage *ss,
+			socklen_t *len)
 {
 	memset(ss, 0, sizeof(*ss));
 	if (a->family == AF_INET) {
 		struct sockaddr_in *s = (struct sockaddr_in *)ss;
 		s->sin_family = AF_INET;
-		s->sin_port = htons(NET_PORT);
+		s->sin_port = htons(port);
 		inet_pton(AF_INET, a->text, &s->sin_addr);
 		*len = sizeof(*s);
 	} else {
 		struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
 		s->sin6_family = AF_INET6;
-		s->sin6_port = htons(NET_PORT);
+		s->sin6_port = htons(port);
 		inet_pton(AF_INET6, a->text, &s->sin6_addr);
 		*len = sizeof(*s);
 	}
 }
 
-/* A socket bound to a with mode's options: the socket, or -1 with *err
- * set (the bind's errno; a failed setup gives -2 and the errno). */
-static int bound(const struct addr *a, int mode, int *err)
+static int set_flag(int fd, int level, int opt, int on)
+{
+	return setsockopt(fd, level, opt, &on, sizeof(on));
+}
+
+/* A socket bound to a:port with o's options: the socket, or -1 with
+ * *err set (the bind's errno; a failed setup gives -2 and the errno). */
+static int bound(const struct addr *a, const struct opts *o, uint16_t port, int *err)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	int one = 1;
 	int fd = socket(a->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	*err = 0;
 	if (fd < 0)
 		goto setup_failed;
-	if (a->family == AF_INET6 &&
-	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &a->v6only, sizeof(a->v6only)) != 0)
+	if (a->family == AF_INET6 && set_flag(fd, IPPROTO_IPV6, IPV6_V6ONLY, a->v6only) != 0)
 		goto setup_failed;
-	if (mode == M_REUSEADDR && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0)
+	if (o->reuseaddr && set_flag(fd, SOL_SOCKET, SO_REUSEADDR, 1) != 0)
 		goto setup_failed;
-	if (mode == M_REUSEPORT && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) != 0)
+	if (o->reuseport && set_flag(fd, SOL_SOCKET, SO_REUSEPORT, 1) != 0)
 		goto setup_failed;
-	to_sockaddr(a, &ss, &len);
+	to_sockaddr(a, port, &ss, &len);
 	if (bind(fd, (struct sockaddr *)&ss, len) != 0) {
 		*err = errno;
 		close(fd);
@@ -155,21 +200,22 @@ setup_failed:
 	return -2;
 }
 
-/* The result of the second bind: 0, an errno, or -errno of a setup that
- * failed (the first bind or listen). */
-static int cell(int first, int second, int mode, bool listening)
+/* The result of the cell's second bind on port: 0, an errno, or -errno
+ * of a setup that failed (the first bind or listen).  Both sockets are
+ * closed: never connected, they leave nothing behind on the port. */
+static int try_cell(const struct cell *c, uint16_t port)
 {
 	int err, fd1, fd2, rc;
 
-	fd1 = bound(&addrs[first], mode, &err);
+	fd1 = bound(&addrs[c->first], &opts[c->opts1], port, &err);
 	if (fd1 < 0)
 		return -(err ? err : EIO);
-	if (listening && listen(fd1, 1) != 0) {
+	if (c->state == S_LISTENING && listen(fd1, 1) != 0) {
 		rc = -errno;
 		close(fd1);
 		return rc;
 	}
-	fd2 = bound(&addrs[second], mode, &err);
+	fd2 = bound(&addrs[c->second], &opts[c->opts2], port, &err);
 	if (fd2 == -2)
 		rc = -(err ? err : EIO);
 	else
@@ -180,15 +226,32 @@ static int cell(int first, int second, int mode, bool listening)
 	return rc;
 }
 
-static int matrix[NADDR][NADDR][NMODE][2];
-
-static void check_cells(struct aw_ctx *ctx, const char *check, int want, const int (*cells)[4])
+/* The cell's place in the matrix, and so its port: the order of the
+ * report's nested loops. */
+static int cell_index(const struct cell *c)
 {
-	for (const int *c = *cells; c[0] >= 0; c += 4) {
-		int got = matrix[c[0]][c[1]][c[2]][c[3]];
+	return (((c->first * NADDR + c->second) * NOPT + c->opts1) * NSTATE + c->state) * NOPT +
+	       c->opts2;
+}
+
+static void cell_name(char *buf, size_t size, const struct cell *c)
+{
+	snprintf(buf, size, "%s.%s.%s_%s-%s", addrs[c->first].name, addrs[c->second].name,
+		 opts[c->opts1].name, states[c->state], opts[c->opts2].name);
+}
+
+static int matrix[NCELLS];
+
+/* Pass when every cell of cells (ended by first = -1) gave want. */
+static void check_cells(struct aw_ctx *ctx, const char *check, int want, const struct cell *cells)
+{
+	char name[128];
+
+	for (const struct cell *c = cells; c->first >= 0; c++) {
+		int got = matrix[cell_index(c)];
 		if (got != want) {
-			aw_fail(ctx, check, "%s.%s.%s_%s gave %s, expected %s", addrs[c[0]].name,
-				addrs[c[1]].name, modes[c[2]], c[3] ? "listening" : "bound",
+			cell_name(name, sizeof(name), c);
+			aw_fail(ctx, check, "%s gave %s, expected %s", name,
 				got ? aw_errname(got) : "0", want ? aw_errname(want) : "0");
 			return;
 		}
@@ -196,19 +259,32 @@ static void check_cells(struct aw_ctx *ctx, const char *check, int want, const i
 	aw_pass(ctx, check);
 }
 
+#define SAME(f, s, o, st) { f, o, st, s, o }
+#define END { -1, 0, 0, 0, 0 }
+
 static void checks(struct aw_ctx *ctx)
 {
-	static const int v6_takes_v4[][4] = { { A_V6_ANY, A_V4_ANY, M_PLAIN, 1 }, { -1 } };
-	static const int v6only[][4] = {
-		{ A_V6_ANY_V6ONLY, A_V4_ANY, M_PLAIN, 0 }, { A_V6_ANY_V6ONLY, A_V4_ANY, M_PLAIN, 1 },
-		{ A_V4_ANY, A_V6_ANY_V6ONLY, M_PLAIN, 0 }, { A_V4_ANY, A_V6_ANY_V6ONLY, M_PLAIN, 1 },
-		{ -1 } };
-	static const int same[][4] = { { A_V4_LO, A_V4_LO, M_PLAIN, 0 }, { A_V6_LO, A_V6_LO, M_PLAIN, 0 },
-				       { A_V4_LO, A_V4_LO, M_PLAIN, 1 }, { A_V6_LO, A_V6_LO, M_PLAIN, 1 },
-				       { -1 } };
-	static const int ra_bound[][4] = { { A_V4_LO, A_V4_LO, M_REUSEADDR, 0 }, { -1 } };
-	static const int ra_listen[][4] = { { A_V4_LO, A_V4_LO, M_REUSEADDR, 1 }, { -1 } };
-	static const int rp_listen[][4] = { { A_V4_LO, A_V4_LO, M_REUSEPORT, 1 }, { -1 } };
+	static const struct cell v6_takes_v4[] = { SAME(A_V6_ANY, A_V4_ANY, O_PLAIN, S_LISTENING), END };
+	static const struct cell v6only[] = {
+		SAME(A_V6_ANY_V6ONLY, A_V4_ANY, O_PLAIN, S_BOUND),
+		SAME(A_V6_ANY_V6ONLY, A_V4_ANY, O_PLAIN, S_LISTENING),
+		SAME(A_V4_ANY, A_V6_ANY_V6ONLY, O_PLAIN, S_BOUND),
+		SAME(A_V4_ANY, A_V6_ANY_V6ONLY, O_PLAIN, S_LISTENING), END };
+	static const struct cell same[] = {
+		SAME(A_V4_LO, A_V4_LO, O_PLAIN, S_BOUND), SAME(A_V6_LO, A_V6_LO, O_PLAIN, S_BOUND),
+		SAME(A_V4_LO, A_V4_LO, O_PLAIN, S_LISTENING), SAME(A_V6_LO, A_V6_LO, O_PLAIN, S_LISTENING),
+		END };
+	static const struct cell ra_bound[] = { SAME(A_V4_LO, A_V4_LO, O_REUSEADDR, S_BOUND), END };
+	static const struct cell ra_listen[] = { SAME(A_V4_LO, A_V4_LO, O_REUSEADDR, S_LISTENING), END };
+	static const struct cell rp_listen[] = { SAME(A_V4_LO, A_V4_LO, O_REUSEPORT, S_LISTENING), END };
+	/* socket(7): "must be set on each socket (including the first socket)". */
+	static const struct cell rp_each[] = {
+		{ A_V4_LO, O_REUSEPORT, S_BOUND, A_V4_LO, O_PLAIN },
+		{ A_V4_LO, O_REUSEPORT, S_LISTENING, A_V4_LO, O_PLAIN },
+		{ A_V4_LO, O_PLAIN, S_BOUND, A_V4_LO, O_REUSEPORT },
+		{ A_V4_LO, O_PLAIN, S_LISTENING, A_V4_LO, O_REUSEPORT },
+		{ A_V6_LO, O_REUSEPORT, S_LISTENING, A_V6_LO, O_PLAIN },
+		{ A_V6_LO, O_PLAIN, S_LISTENING, A_V6_LO, O_REUSEPORT }, END };
 
 	check_cells(ctx, "doc.v6_any_takes_v4", EADDRINUSE, v6_takes_v4);
 	check_cells(ctx, "doc.v6only_shares_port", 0, v6only);
@@ -216,16 +292,18 @@ static void checks(struct aw_ctx *ctx)
 	check_cells(ctx, "doc.reuseaddr_bound", 0, ra_bound);
 	check_cells(ctx, "doc.reuseaddr_listening", EADDRINUSE, ra_listen);
 	check_cells(ctx, "doc.reuseport_listening", 0, rp_listen);
+	check_cells(ctx, "doc.reuseport_each_socket", EADDRINUSE, rp_each);
 }
 
-/* Three sockets on one port: the third bind's result, as cell() does. */
-static int triple(int a, int b, int c)
+/* Three sockets without options on port: the third bind's result, as
+ * try_cell() gives it. */
+static int triple(int a, int b, int c, uint16_t port)
 {
 	int err, fd[3], rc = 0;
 	const int which[3] = { a, b, c };
 
 	for (int i = 0; i < 3; i++) {
-		fd[i] = bound(&addrs[which[i]], M_PLAIN, &err);
+		fd[i] = bound(&addrs[which[i]], &opts[O_PLAIN], port, &err);
 		if (fd[i] < 0) {
 			rc = (i < 2 || fd[i] == -2) ? -(err ? err : EIO) : err;
 			while (i-- > 0)
@@ -303,27 +381,41 @@ static void timewait(struct aw_ctx *ctx)
 	}
 }
 
-static void run_bind(struct aw_ctx *ctx)
+/* Every cell in the order of cell_index(), each on its port: whether a
+ * first socket could not be set up somewhere. */
+static bool run_cells(struct aw_ctx *ctx)
 {
 	char name[128];
 	bool setup_failed = false;
+	struct cell c;
+
+	for (c.first = 0; c.first < NADDR; c.first++)
+		for (c.second = 0; c.second < NADDR; c.second++)
+			for (c.opts1 = 0; c.opts1 < NOPT; c.opts1++)
+				for (c.state = 0; c.state < NSTATE; c.state++)
+					for (c.opts2 = 0; c.opts2 < NOPT; c.opts2++) {
+						int i = cell_index(&c);
+						matrix[i] = try_cell(&c, (uint16_t)(BIND_PORT + i));
+						setup_failed |= matrix[i] < 0;
+						cell_name(name, sizeof(name), &c);
+						observe(ctx, name, matrix[i]);
+					}
+	return setup_failed;
+}
+
+static void run_bind(struct aw_ctx *ctx)
+{
+	const uint16_t port3 = BIND_PORT + NCELLS;
 
 	if (!net_setup(ctx))
 		return;
-	for (int f = 0; f < NADDR; f++)
-		for (int s = 0; s < NADDR; s++)
-			for (int m = 0; m < NMODE; m++)
-				for (int l = 0; l < 2; l++) {
-					int rc = cell(f, s, m, l);
-					matrix[f][s][m][l] = rc;
-					setup_failed |= rc < 0;
-					snprintf(name, sizeof(name), "%s.%s.%s_%s", addrs[f].name,
-						 addrs[s].name, modes[m], l ? "listening" : "bound");
-					observe(ctx, name, rc);
-				}
-	observe(ctx, "bind3.v4_any.v6_any_v6only.v4_lo", triple(A_V4_ANY, A_V6_ANY_V6ONLY, A_V4_LO));
-	observe(ctx, "bind3.mapped_any.v6_any_v6only.v4_lo", triple(A_MAPPED_ANY, A_V6_ANY_V6ONLY, A_V4_LO));
-	observe(ctx, "bind3.v4_any.v6_any_v6only.mapped_lo", triple(A_V4_ANY, A_V6_ANY_V6ONLY, A_MAPPED_LO));
+	bool setup_failed = run_cells(ctx);
+	observe(ctx, "bind3.v4_any.v6_any_v6only.v4_lo",
+		triple(A_V4_ANY, A_V6_ANY_V6ONLY, A_V4_LO, port3));
+	observe(ctx, "bind3.mapped_any.v6_any_v6only.v4_lo",
+		triple(A_MAPPED_ANY, A_V6_ANY_V6ONLY, A_V4_LO, port3 + 1));
+	observe(ctx, "bind3.v4_any.v6_any_v6only.mapped_lo",
+		triple(A_V4_ANY, A_V6_ANY_V6ONLY, A_MAPPED_LO, port3 + 2));
 	timewait(ctx);
 	if (setup_failed)
 		aw_error_rest(ctx, "a first socket could not be set up (see the cells in error)");
