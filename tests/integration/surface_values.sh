@@ -99,6 +99,10 @@ fi
 expect $f.openat.o_tmpfile accepted
 expect $f.openat2.other_bits 0
 expect $f.memfd_create.other_bits 0
+expect $f.rseq.rseq_flag_unregister accepted
+expect $f.rseq.other_bits 0
+# open(2) keeps only the flags it knows: every other bit it accepts, it ignores.
+expect $f.openat.ignored_bits "${snap[$f.openat.other_bits]-none}"
 expect $f.pipe2.o_cloexec accepted
 expect $f.fcntl.f_getfd accepted
 expect_match $f.statx.mask.tmpfs '^TYPE,MODE,NLINK,UID,GID,ATIME,MTIME,CTIME,INO,SIZE,BLOCKS'

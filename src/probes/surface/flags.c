@@ -16,8 +16,11 @@
  * NAME.other_bits: the bits no name covers that the call accepts, one
  * bit at a time, so that a bit nobody named yet shows too (open(2)
  * ignores unknown bits, openat2(2) refuses them: "unknown flags are
- * rejected with EINVAL").  prctl and fcntl are swept by named values
- * only, with harmless arguments (the GET forms).  statx's returned masks
+ * rejected with EINVAL"); of openat's, openat.ignored_bits are those
+ * F_GETFL does not give back, accepted and ignored.  rseq(2)'s flags are
+ * tried in a child that undid the C library's registration and made its
+ * own (RSEQ_FLAG_UNREGISTER of it is accepted).  prctl and fcntl are
+ * swept by named values only, with harmless arguments (the GET forms).  statx's returned masks
  * per filesystem name the fields each fills (statx(2): stx_mask), and
  * membarrier(MEMBARRIER_CMD_QUERY) names the commands it has
  * (membarrier(2)).  clone3(2)'s flags are tried with a child that exits
@@ -50,6 +53,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/rseq.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -205,6 +209,7 @@ static int map_fd = -1;
 	B(fsopen, "fsopen(\"tmpfs\", FLAG)")                                                   \
 	V(fsconfig, "fsconfig(fsopen(\"tmpfs\"), CMD, ...) with a valid key and value for the command (\"ro\", \"size\" \"1m\")") \
 	B(mount_setattr, "mount_setattr(AT_FDCWD, \".\", FLAG, &(struct mount_attr){0}, 32) on the probe's private scratch mount") \
+	B(rseq, "rseq(area, 32, FLAG, RSEQ_SIG) in a child whose one registration is that area (the C library's own unregistered first): unregistering it is accepted") \
 	B(clone3, "clone3() of a child that exits at once, flags FLAG, exit signal SIGCHLD (the bits of CLONE_VM, CLONE_SIGHAND, CLONE_THREAD, CLONE_SETTLS, CLONE_PARENT, CLONE_NEWNET and the signal byte not swept)") \
 	V(prctl, "prctl(OPTION, ...) with the arguments of a read (the GET forms)")          \
 	V(fcntl, "fcntl(fd, CMD, arg) on a memfd (a pipe for the pipe sizes, a directory for F_NOTIFY) with a harmless argument")
@@ -277,6 +282,7 @@ static int map_fd = -1;
 	F(mount_setattr, AT_EMPTY_PATH) F(mount_setattr, AT_RECURSIVE) F(mount_setattr, AT_SYMLINK_NOFOLLOW) \
 	F(mount_setattr, AT_NO_AUTOMOUNT)                                                              \
 	F(clone3, CLONE_VFORK) F(clone3, CLONE_FS) F(clone3, CLONE_FILES) F(clone3, CLONE_SYSVSEM)     \
+	F(rseq, RSEQ_FLAG_UNREGISTER)                                                                  \
 	F(clone3, CLONE_PTRACE) F(clone3, CLONE_UNTRACED) F(clone3, CLONE_IO) F(clone3, CLONE_PIDFD)   \
 	F(clone3, CLONE_PARENT_SETTID) F(clone3, CLONE_CHILD_SETTID) F(clone3, CLONE_CHILD_CLEARTID)   \
 	F(clone3, CLONE_CLEAR_SIGHAND) F(clone3, CLONE_NEWNS) F(clone3, CLONE_NEWCGROUP)               \
@@ -319,6 +325,9 @@ static struct aw_item flags_items[] = {
 	SURFACE_FLAGS(FLAG_ITEM)
 #define NO_ITEM(w, how)
 	SURFACE_WORDS(WORD_ITEM, NO_ITEM)
+	AW_OBS_ITEM("openat.ignored_bits", "of openat's other_bits, those F_GETFL does not give back: "
+		    "accepted and ignored (open(2): unknown flags are ignored)", .object = "openat",
+		    .change = "openat honours a bit it ignored (or ignores one it honoured)"),
 	AW_OBS_ITEM("statx.mask.tmpfs", "the stx_mask statx(all fields) returns for a file of tmpfs: the fields by name",
 		    .change = "tmpfs fills statx fields it did not (or stops filling them)"),
 	AW_OBS_ITEM("statx.mask.proc", "the stx_mask statx(all fields) returns for /proc/self/stat",
@@ -596,6 +605,53 @@ static int try_fchmodat2(unsigned long v)
 	return ret(syscall(NR_FCHMODAT2, AT_FDCWD, "f", 0644, v));
 }
 
+/* The registration a child makes for itself (struct rseq is 32 bytes,
+ * aligned to 32: rseq(2)). */
+static struct rseq rseq_area __attribute__((aligned(32)));
+
+/* Undo the C library's registration of this thread (glibc 2.35 and
+ * later, __rseq_size > 0), at thread pointer + __rseq_offset.  The kernel
+ * wants the length it was given, which __rseq_size (the features used,
+ * 20 with glibc 2.36) need not be: the area's allocation is, a multiple
+ * of 32.  0, or -1 when no length undid it. */
+static int rseq_unregister_libc(void)
+{
+	if (__rseq_size == 0)
+		return 0;
+	void *libc = (char *)__builtin_thread_pointer() + __rseq_offset;
+	if (syscall(SYS_rseq, libc, __rseq_size, RSEQ_FLAG_UNREGISTER, RSEQ_SIG) == 0)
+		return 0;
+	for (unsigned len = 32; len <= 1024; len += 32)
+		if (syscall(SYS_rseq, libc, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG) == 0)
+			return 0;
+	return -1;
+}
+
+/* In a child: the C library's registration undone, the child's own area
+ * registered, and the call made: exit 0 or the errno (255: the
+ * preparation failed). */
+static int rseq_child(unsigned long v)
+{
+	if (rseq_unregister_libc() != 0)
+		return 255;
+	if (syscall(SYS_rseq, &rseq_area, sizeof(rseq_area), 0, RSEQ_SIG) != 0)
+		return 255;
+	return ret(syscall(SYS_rseq, &rseq_area, sizeof(rseq_area), v, RSEQ_SIG));
+}
+
+static int try_rseq(unsigned long v)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(rseq_child(v));
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) == 255)
+		return ECHILD; /* no answer: neither accepted nor a refusal of the kernel's */
+	return WEXITSTATUS(st);
+}
+
 static int try_getrandom(unsigned long v)
 {
 	char b;
@@ -799,10 +855,11 @@ struct word {
 	bool bits;
 	unsigned long named;   /* the union of the named flags (filled at run time) */
 	unsigned long unswept; /* bits not swept for other_bits */
+	unsigned long other;   /* the other bits accepted (after the sweep) */
 };
 
-#define BITS_ROW(w, how) { #w, try_##w, true, 0, 0 },
-#define VALUES_ROW(w, how) { #w, try_##w, false, 0, 0 },
+#define BITS_ROW(w, how) { #w, try_##w, true, 0, 0, 0 },
+#define VALUES_ROW(w, how) { #w, try_##w, false, 0, 0, 0 },
 static struct word words[] = { SURFACE_WORDS(BITS_ROW, VALUES_ROW) };
 
 struct flag {
@@ -882,6 +939,31 @@ static void observe_membarrier(struct aw_ctx *ctx)
 	aw_observe(ctx, "membarrier.query", "%s", *buf ? buf : "none");
 }
 
+/* Of the bits no name covers that openat() accepts, those it ignores:
+ * F_GETFL does not give them back (open(2): unknown flags are ignored;
+ * the kernel keeps only VALID_OPEN_FLAGS).  A bit a kernel starts to
+ * honour leaves this set while it stays in other_bits. */
+static void observe_open_ignored(struct aw_ctx *ctx, unsigned long accepted)
+{
+	unsigned long ignored = 0;
+	for (unsigned b = 0; b < 32; b++) {
+		unsigned long bit = 1UL << b;
+		if (!(accepted & bit))
+			continue;
+		int fd = (int)syscall(SYS_openat, AT_FDCWD, "f", O_RDWR | bit, 0600);
+		if (fd < 0) {
+			aw_error(ctx, "openat.ignored_bits", "openat with %#lx: %s (it was accepted)", bit,
+				 aw_errname(errno));
+			return;
+		}
+		long kept = fcntl(fd, F_GETFL);
+		close(fd);
+		if (kept >= 0 && !((unsigned long)kept & bit))
+			ignored |= bit;
+	}
+	aw_observe(ctx, "openat.ignored_bits", "%#lx", ignored);
+}
+
 static void flags_run(struct aw_ctx *ctx)
 {
 	int fd = open("f", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
@@ -930,7 +1012,9 @@ static void flags_run(struct aw_ctx *ctx)
 		}
 		snprintf(item, sizeof(item), "%s.other_bits", w->name);
 		aw_observe(ctx, item, "%#lx", accepted);
+		w->other = accepted;
 	}
+	observe_open_ignored(ctx, word_named("openat")->other);
 	observe_statx(ctx, "statx.mask.tmpfs", "f", "statx.attributes_mask.tmpfs");
 	observe_statx(ctx, "statx.mask.proc", "/proc/self/stat", NULL);
 	observe_statx(ctx, "statx.mask.root", "/", NULL);
