@@ -4,7 +4,7 @@
  * line, judges one kernel (boot it, or take the snapshot an earlier step
  * kept) and searches a list of kernels; bisect_git.c drives `git bisect
  * run` over a kernel tree, one step per commit, each step a run of this
- * binary with --step.
+ * binary with --step, which builds with bisect_build.c.
  */
 #ifndef ABIWATCH_CMD_BISECT_H
 #define ABIWATCH_CMD_BISECT_H
@@ -52,6 +52,11 @@ void bisect_say(const struct bisect *b, const char *fmt, ...) __attribute__((for
 /* The pair's differences as `abiwatch diff` shows them, after a line. */
 void bisect_print_diff(const struct aw_snapshot *before, const char *before_name,
 		       const struct aw_snapshot *after, const char *after_name);
+
+/* Build the commit checked out in the tree (--build, or --config's
+ * default build), its output in OUT/commits/COMMIT.build.log: the kernel
+ * as a spec (a .deb, a bzImage, BZIMAGE:MODULES), or NULL with *why. */
+char *bisect_build(const struct bisect *b, const char *commit, char **why);
 
 /* --git: check the tree and the revisions, judge both ends, run git bisect,
  * say what it found, leave the tree as it was.  The exit status. */
