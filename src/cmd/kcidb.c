@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "model/snapshot.h"
 #include "output/kcidb.h"
+#include "lib/outfile.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char kcidb_usage[] =
 	"Usage: abiwatch kcidb [OPTION...] SNAPSHOT...\n"
@@ -85,24 +85,23 @@ static int parse(int argc, char **argv, struct kcidb_cli *c)
 	return rc;
 }
 
-/* Written whole or not at all: a temporary file renamed over FILE. */
+/* Written whole or not at all (lib/outfile.h). */
 static int write_document(const struct kcidb_cli *c, const struct aw_snapshot *const *snaps)
 {
 	if (!c->output || strcmp(c->output, "-") == 0)
 		return aw_kcidb_write(stdout, snaps, c->nfiles, &c->opts) == 0 && fflush(stdout) == 0
 			       ? AW_EXIT_PASS : usage_error("kcidb", "writing stdout: %s", strerror(errno));
-	char *tmp = xasprintf("%s.tmp.%d", c->output, (int)getpid());
-	FILE *f = fopen(tmp, "we");
-	int rc = AW_EXIT_PASS;
-	if (!f) {
-		rc = usage_error("kcidb", "cannot write '%s': %s", c->output, strerror(errno));
-	} else if (aw_kcidb_write(f, snaps, c->nfiles, &c->opts) != 0 || fclose(f) != 0 ||
-		   rename(tmp, c->output) != 0) {
-		rc = usage_error("kcidb", "writing '%s': %s", c->output, strerror(errno));
-		unlink(tmp);
+	struct aw_outfile o;
+	if (aw_outfile_open(&o, c->output) != 0)
+		return usage_error("kcidb", "cannot write '%s': %s", c->output, strerror(errno));
+	if (aw_kcidb_write(o.f, snaps, c->nfiles, &c->opts) != 0) {
+		int e = errno;
+		aw_outfile_abort(&o);
+		return usage_error("kcidb", "writing '%s': %s", c->output, strerror(e));
 	}
-	free(tmp);
-	return rc;
+	if (aw_outfile_commit(&o) != 0)
+		return usage_error("kcidb", "writing '%s': %s", c->output, strerror(errno));
+	return AW_EXIT_PASS;
 }
 
 int cmd_kcidb(int argc, char **argv)

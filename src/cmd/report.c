@@ -4,6 +4,7 @@
 #include "vm_commands.h"
 #include "output/html_report.h"
 #include "model/snapshot.h"
+#include "lib/outfile.h"
 #include "lib/util.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
@@ -222,20 +223,14 @@ int cmd_report(int argc, char **argv)
 	};
 	struct aw_report_stats st;
 	bool to_stdout = strcmp(c.output, "-") == 0;
-	char *tmp = to_stdout ? NULL : xasprintf("%s.tmp.%d", c.output, (int)getpid());
-	FILE *f = to_stdout ? stdout : fopen(tmp, "we");
-	if (!f) {
+	struct aw_outfile out = { .f = stdout };
+	if (!to_stdout && aw_outfile_open(&out, c.output) != 0) {
 		rc = usage_error("report", "cannot write '%s': %s", c.output, strerror(errno));
-		free(tmp);
 		goto out;
 	}
-	aw_html_report(f, &o, &st);
-	bool ok = to_stdout ? fflush(f) == 0 : fclose(f) == 0;
-	if (ok && tmp && rename(tmp, c.output) != 0)
-		ok = false;
+	aw_html_report(out.f, &o, &st);
+	bool ok = to_stdout ? fflush(stdout) == 0 : aw_outfile_commit(&out) == 0;
 	if (!ok) {
-		if (tmp)
-			unlink(tmp);
 		rc = usage_error("report", "cannot write '%s': %s", c.output, strerror(errno));
 	} else {
 		rc = AW_EXIT_PASS;
@@ -243,7 +238,6 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "abiwatch report: %s: %zu snapshots, %zu rows, %zu differ\n",
 				c.output, ncols, st.rows, st.changed_rows);
 	}
-	free(tmp);
 out:
 	for (size_t i = 0; i < ncols; i++)
 		aw_snapshot_free(&cols[i].snap);

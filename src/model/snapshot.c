@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "snapshot.h"
 #include "lib/textfile.h"
+#include "lib/outfile.h"
 #include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -198,36 +198,26 @@ int aw_snapshot_write(const struct aw_snapshot *s, FILE *out)
 }
 
 /* Write the snapshot to a temporary file beside path and rename it into
- * place; 0, or -1 with *err set. */
+ * place (lib/outfile.h: a device such as /dev/null is written in place);
+ * 0, or -1 with *err set. */
 static int write_and_rename(const struct aw_snapshot *s, const char *path, char **err)
 {
-	char *dir_copy = xstrdup(path);
-	char *tmp = xasprintf("%s/.abiwatch-snapshot.XXXXXX", dirname(dir_copy));
-	int fd = mkstemp(tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	int rc = -1;
-
-	free(dir_copy);
-	if (!f) {
+	struct aw_outfile o;
+	if (aw_outfile_open(&o, path) != 0) {
 		*err = xasprintf("%s: cannot write the snapshot: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(tmp);
 		return -1;
 	}
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask); /* as if created by open(2) */
-	bool ok = aw_snapshot_write(s, f) == 0;
-	ok = fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) == 0)
-		rc = 0;
-	else
+	if (aw_snapshot_write(s, o.f) != 0) {
+		int e = errno;
+		aw_outfile_abort(&o);
+		*err = xasprintf("%s: cannot write the snapshot: %s", path, strerror(e));
+		return -1;
+	}
+	if (aw_outfile_commit(&o) != 0) {
 		*err = xasprintf("%s: cannot write the snapshot: %s", path, strerror(errno));
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+		return -1;
+	}
+	return 0;
 }
 
 /*
