@@ -112,17 +112,6 @@ void bisect_say(const struct bisect *b, const char *fmt, ...)
 
 /* ---- the command line ---- */
 
-static int parse_jobs(const char *arg, unsigned *jobs)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || v < 1 || v > 1024)
-		return usage_error("bisect", "--jobs takes a number from 1 to 1024, not '%s'", arg);
-	*jobs = (unsigned)v;
-	return 0;
-}
-
 static int take_option(int opt, char *arg, struct bisect *b, const char **item,
 		       const char **assume)
 {
@@ -135,7 +124,7 @@ static int take_option(int opt, char *arg, struct bisect *b, const char **item,
 	case OPT_BAD: b->bad = arg; return 0;
 	case OPT_CONFIG: b->config = arg; return 0;
 	case OPT_BUILD: b->build = arg; return 0;
-	case 'j': return parse_jobs(arg, &b->jobs);
+	case 'j': return parse_jobs("bisect", arg, &b->jobs);
 	case OPT_STEP: b->step = arg; return 0;
 	case 'v': b->verbose = true; return 0;
 	case 'q': b->quiet = true; return 0;

@@ -102,21 +102,19 @@ static void log_step(const struct bisect *b, const char *commit, const char *bui
 	free(path);
 }
 
-/* The good end's answer, from the snapshot its step kept. */
-static int reference_answer(const struct bisect *b, struct aw_answer *ref)
+/* The answer a step kept for commit (from its snapshot), or why none. */
+static void kept_answer(const struct bisect *b, const char *commit, struct aw_answer *a,
+			struct aw_snapshot *snap)
 {
-	char *path = commit_snapshot(b, b->step), *err = NULL;
-	struct aw_snapshot snap;
-	int rc = aw_snapshot_load(path, &snap, &err);
-	if (rc == 0) {
-		aw_question_answer(&b->q, &snap, ref);
-		aw_snapshot_free(&snap);
+	char *path = commit_snapshot(b, commit), *err = NULL;
+	memset(a, 0, sizeof(*a));
+	if (aw_snapshot_load(path, snap, &err) == 0) {
+		aw_question_answer(&b->q, snap, a);
 	} else {
-		fprintf(stderr, "abiwatch bisect: the good end's snapshot: %s\n", err);
-		free(err);
+		memset(snap, 0, sizeof(*snap));
+		a->value = err;
 	}
 	free(path);
-	return rc;
 }
 
 static int step_verdict(const struct bisect *b, const char *commit, const struct aw_answer *a)
@@ -126,10 +124,13 @@ static int step_verdict(const struct bisect *b, const char *commit, const struct
 	if (strcmp(commit, b->step) == 0)
 		return STEP_GOOD; /* the good end: its answer is the reference */
 	struct aw_answer ref;
-	if (reference_answer(b, &ref) != 0)
-		return STEP_BROKE;
-	int verdict = aw_answer_same(a, &ref) ? STEP_GOOD : STEP_BAD;
+	struct aw_snapshot snap;
+	kept_answer(b, b->step, &ref, &snap); /* the good end's, the reference */
+	int verdict = !snap.n ? STEP_BROKE : aw_answer_same(a, &ref) ? STEP_GOOD : STEP_BAD;
+	if (!snap.n)
+		fprintf(stderr, "abiwatch bisect: the good end's snapshot: %s\n", ref.value);
 	aw_answer_free(&ref);
+	aw_snapshot_free(&snap);
 	return verdict;
 }
 
@@ -243,7 +244,7 @@ static int wait_or_stop(pid_t pid, int *stopped)
 
 /* Our own command line with --step GOOD, run from our directory. */
 static char **step_argv(const struct bisect *b, const char *good, const char *self,
-			const char *cwd, bool through_git)
+			const char *chdir_arg, bool through_git)
 {
 	/* git's 5, env's 3, --step's 2, the end */
 	char **argv = xcalloc((size_t)b->argc + 11, sizeof(*argv));
@@ -256,7 +257,7 @@ static char **step_argv(const struct bisect *b, const char *good, const char *se
 		argv[n++] = "run";
 	}
 	argv[n++] = "env";
-	argv[n++] = xasprintf("--chdir=%s", cwd);
+	argv[n++] = (char *)chdir_arg;
 	argv[n++] = (char *)self;
 	for (int i = 0; i < b->argc; i++) /* "bisect", then its arguments */
 		argv[n++] = b->argv[i];
@@ -267,7 +268,7 @@ static char **step_argv(const struct bisect *b, const char *good, const char *se
 
 struct driver {
 	struct bisect *b;
-	char *self, *cwd;
+	char *self, *chdir_arg; /* this program; env's --chdir=OUR-DIRECTORY */
 	char *good, *bad;     /* full commit ids */
 	char *original;       /* HEAD as found: a branch or a commit */
 	bool started;         /* git bisect start ran */
@@ -295,9 +296,8 @@ static int judge_end(struct driver *d, const char *commit)
 			d->b->git);
 		return STEP_BROKE;
 	}
-	char **argv = step_argv(d->b, d->good, d->self, d->cwd, false);
+	char **argv = step_argv(d->b, d->good, d->self, d->chdir_arg, false);
 	int rc = run_child(d, argv, -1);
-	free(argv[1]);
 	free(argv);
 	return rc;
 }
@@ -409,21 +409,6 @@ static int check_tree(struct driver *d)
 	return rc;
 }
 
-/* The answer a step kept for commit (from its snapshot), or why none. */
-static void kept_answer(const struct bisect *b, const char *commit, struct aw_answer *a,
-			struct aw_snapshot *snap)
-{
-	char *path = commit_snapshot(b, commit), *err = NULL;
-	memset(a, 0, sizeof(*a));
-	if (aw_snapshot_load(path, snap, &err) == 0) {
-		aw_question_answer(&b->q, snap, a);
-	} else {
-		memset(snap, 0, sizeof(*snap));
-		a->value = err;
-	}
-	free(path);
-}
-
 /* Both ends judged: 0 to bisect, else the exit status. */
 static int judge_ends(struct driver *d)
 {
@@ -472,9 +457,8 @@ static int run_bisect(struct driver *d, char **log_text)
 	if (log < 0) {
 		fprintf(stderr, "abiwatch bisect: %s: %s\n", logpath, strerror(errno));
 	} else {
-		char **argv = step_argv(b, d->good, d->self, d->cwd, true);
+		char **argv = step_argv(b, d->good, d->self, d->chdir_arg, true);
 		rc = run_child(d, argv, log);
-		free(argv[6]);
 		free(argv);
 		size_t len;
 		if (aw_fd_slurp(log, log_text, &len) != 0)
@@ -620,7 +604,7 @@ static int report(struct driver *d, const char *log, double seconds)
 static void free_driver(struct driver *d)
 {
 	free(d->self);
-	free(d->cwd);
+	free(d->chdir_arg);
 	free(d->good);
 	free(d->bad);
 	free(d->original);
@@ -637,7 +621,7 @@ int bisect_git(struct bisect *b)
 				   strerror(errno));
 	self[n] = '\0';
 	d.self = xstrdup(self);
-	d.cwd = xstrdup(cwd);
+	d.chdir_arg = xasprintf("--chdir=%s", cwd);
 	int rc = check_tree(&d);
 	if (rc != 0) {
 		free_driver(&d);

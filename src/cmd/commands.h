@@ -87,6 +87,9 @@ int parse_format(const char *cmd, const char *arg, const char *const *offered,
 		 enum output_format *format);
 /* Seconds in (0, 86400] (--timeout).  0, or the usage status. */
 int parse_seconds(const char *cmd, const char *option, const char *arg, double *seconds);
+/* --jobs N, N in [1, 256] (matrix's guests, bisect's make -j).  0, or the
+ * usage status. */
+int parse_jobs(const char *cmd, const char *arg, unsigned *jobs);
 /* Fail before anything runs if path could not be written: its directory
  * must be writable, and the file if it exists.  what ("the snapshot", or
  * NULL) names it in the message.  0, or the usage status. */

@@ -77,16 +77,6 @@ static int add_kernel(struct aw_matrix *m, const char *spec)
 	return rc;
 }
 
-static int parse_jobs(const char *arg, unsigned *out)
-{
-	char *end;
-	long n = strtol(arg, &end, 10);
-	if (*end || end == arg || n < 1 || n > 256)
-		return usage_error("matrix", "--jobs takes a number in [1, 256], not '%s'", arg);
-	*out = (unsigned)n;
-	return 0;
-}
-
 static int parse(int argc, char **argv, struct matrix_cli *c)
 {
 	struct option *options = aw_guest_options_join(matrix_options);
@@ -99,7 +89,7 @@ static int parse(int argc, char **argv, struct matrix_cli *c)
 		case 1: rc = add_kernel(&c->m, optarg); break;
 		case 'o': c->m.dir = optarg; break;
 		case OPT_HOST: c->host = true; break;
-		case 'j': rc = parse_jobs(optarg, &c->m.max_jobs); break;
+		case 'j': rc = parse_jobs("matrix", optarg, &c->m.max_jobs); break;
 		case 'q': c->quiet = true; break;
 		case 'h':
 			fputs(matrix_usage, stdout);

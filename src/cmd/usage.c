@@ -117,3 +117,14 @@ int prepare_output_dir(const char *cmd, const char *dir)
 		return usage_error(cmd, "cannot write in '%s': %s", dir, strerror(errno));
 	return 0;
 }
+
+int parse_jobs(const char *cmd, const char *arg, unsigned *jobs)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || n < 1 || n > 256)
+		return usage_error(cmd, "--jobs takes a number in [1, 256], not '%s'", arg);
+	*jobs = (unsigned)n;
+	return 0;
+}

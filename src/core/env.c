@@ -144,18 +144,16 @@ static char *clocksource(void)
  * only reads (adjtimex(2)). */
 static char *clock_setup(void)
 {
-	char *suspends = NULL, *clock;
-	size_t len;
-	if (aw_file_slurp("/sys/power/suspend_stats/success", &suspends, &len) == 0)
-		suspends[strcspn(suspends, "\n")] = '\0';
+	long long n;
+	char *suspends = aw_read_ll("/sys/power/suspend_stats/success", &n) == 0
+				 ? xasprintf("%lld", n) : xstrdup("unknown"), *clock;
 	struct timex tx = { .modes = 0 };
 	if (adjtimex(&tx) < 0)
-		clock = xasprintf("adjtimex: %s, suspends %s", aw_errname(errno),
-				  suspends ? suspends : "unknown");
+		clock = xasprintf("adjtimex: %s, suspends %s", aw_errname(errno), suspends);
 	else
 		clock = xasprintf("%s, tai %d, suspends %s",
 				  tx.status & STA_UNSYNC ? "unsynchronized" : "synchronized", tx.tai,
-				  suspends ? suspends : "unknown");
+				  suspends);
 	free(suspends);
 	return clock;
 }

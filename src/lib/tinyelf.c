@@ -8,7 +8,10 @@
 #include "tinyelf.h"
 
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CODE_OFF 0x200
 #define TEXT_LEN 0x1800 /* two pages, the second shared with the data */
@@ -121,4 +124,17 @@ size_t aw_tinyelf_build(const struct aw_tinyelf_spec *spec, unsigned char *buf, 
 	if (spec->overlap)
 		memset(buf + DATA_OFF, 0x5a, DATA_LEN);
 	return spec->overlap ? DATA_OFF + DATA_LEN : CODE_OFF + code_len;
+}
+
+int aw_tinyelf_write(const struct aw_tinyelf_spec *spec, const char *path)
+{
+	unsigned char buf[AW_TINYELF_SIZE];
+	size_t len = aw_tinyelf_build(spec, buf, sizeof(buf));
+	if (len == 0)
+		return -ENOEXEC;
+	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0755);
+	int rc = fd < 0 ? -errno : write(fd, buf, len) == (ssize_t)len ? 0 : -EIO;
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }

@@ -45,5 +45,8 @@ bool aw_tinyelf_supported(void);
  * architecture is not supported).  AW_TINYELF_SIZE is always enough. */
 #define AW_TINYELF_SIZE 8192
 size_t aw_tinyelf_build(const struct aw_tinyelf_spec *spec, unsigned char *buf, size_t size);
+/* Write the file as a new executable at path (mode 0755; an existing path
+ * is refused with -EEXIST).  0, or -errno. */
+int aw_tinyelf_write(const struct aw_tinyelf_spec *spec, const char *path);
 
 #endif

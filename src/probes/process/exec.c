@@ -107,14 +107,9 @@ struct exec_env {
 /* Write the program spec describes as dir/name, mode 0755: 0 or -errno. */
 static int write_elf(const char *dir, const char *name, const struct aw_tinyelf_spec *spec)
 {
-	unsigned char buf[AW_TINYELF_SIZE];
-	size_t len = aw_tinyelf_build(spec, buf, sizeof(buf));
 	char *path = xasprintf("%s/%s", dir, name);
 	(void)unlink(path);
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0755);
-	int rc = fd < 0 ? -errno : write(fd, buf, len) == (ssize_t)len ? 0 : -EIO;
-	if (fd >= 0)
-		close(fd);
+	int rc = aw_tinyelf_write(spec, path);
 	free(path);
 	return rc;
 }

@@ -34,6 +34,7 @@
  * on the machine (MADV_HWPOISON, MADV_SOFT_OFFLINE) is not in the table.
  */
 #include "surface.h"
+#include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/util.h"
 #include "lib/uapi.h"
@@ -639,17 +640,17 @@ static int rseq_child(unsigned long v)
 	return ret(syscall(SYS_rseq, &rseq_area, sizeof(rseq_area), v, RSEQ_SIG));
 }
 
+static int rseq_child_fn(void *v)
+{
+	return rseq_child(*(const unsigned long *)v);
+}
+
 static int try_rseq(unsigned long v)
 {
-	pid_t pid = fork();
-	if (pid < 0)
-		return errno;
-	if (pid == 0)
-		_exit(rseq_child(v));
-	int st;
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) == 255)
-		return ECHILD; /* no answer: neither accepted nor a refusal of the kernel's */
-	return WEXITSTATUS(st);
+	int st = aw_child_run(rseq_child_fn, &v, 5000);
+	/* No answer (255, a signal, the deadline): neither accepted nor a
+	 * refusal of the kernel's. */
+	return st < 0 || st >= 128 ? ECHILD : st;
 }
 
 static int try_getrandom(unsigned long v)

@@ -146,20 +146,6 @@ static int child_ids(void *arg)
 	return 0;
 }
 
-/* A program whose exit status is the id of its first timer_create
- * (lib/tinyelf.h), written into the probe's scratch directory. */
-static int write_timer_program(const char *path)
-{
-	unsigned char buf[AW_TINYELF_SIZE];
-	struct aw_tinyelf_spec spec = { .base = 0x400000, .code = AW_TINYELF_TIMER_ID };
-	size_t len = aw_tinyelf_build(&spec, buf, sizeof(buf));
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0755);
-	int rc = fd < 0 ? -errno : write(fd, buf, len) == (ssize_t)len ? 0 : -EIO;
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
 /* Timers 0, 1 and 2, then the exec: its exit status is the answer. */
 static int child_exec(void *path)
 {
@@ -177,8 +163,10 @@ static void ids_after_exec(struct aw_ctx *ctx)
 		aw_skip(ctx, "ids.after_exec", "abiwatch writes programs for x86_64 only");
 		return;
 	}
+	/* A program whose exit status is the id of its first timer_create. */
+	const struct aw_tinyelf_spec spec = { .base = 0x400000, .code = AW_TINYELF_TIMER_ID };
 	char *path = xasprintf("%s/timer-id", aw_tmpdir(ctx));
-	int rc = write_timer_program(path);
+	int rc = aw_tinyelf_write(&spec, path);
 	if (rc != 0) {
 		aw_error(ctx, "ids.after_exec", "%s: %s", path, aw_errname(rc));
 	} else {
