@@ -66,7 +66,8 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* In the tracer: follow h from its exec to its first i386 getpid(). */
+/* In the tracer: follow h from its exec to its first i386 getpid(), and
+ * leave it stopped there (or wherever it gave up) for the caller. */
 static const char *trace(pid_t h, char *buf, size_t size)
 {
 	double deadline = now_s() + 2.0;
@@ -88,13 +89,12 @@ static const char *trace(pid_t h, char *buf, size_t size)
 			long n = ptrace((enum __ptrace_request)PROCESS_PTRACE_GET_SYSCALL_INFO, h, sizeof(info), &info);
 			if (n < 0) {
 				snprintf(buf, size, "%s", aw_errname(errno));
-				ptrace(PTRACE_DETACH, h, 0, 0);
 				return buf;
 			}
 			if (info.op == 1 && info.nr == I386_NR_GETPID) {
+				/* Still stopped: the caller reports, then lets it go. */
 				snprintf(buf, size, "arch %s, nr %llu", info.arch == AUDIT_ARCH_I386_ ? "i386" : "other",
 					 (unsigned long long)info.nr);
-				ptrace(PTRACE_DETACH, h, 0, 0);
 				return buf;
 			}
 		} else if (sig != SIGTRAP && sig != (SIGTRAP | 0x80) && event == 0) {
@@ -103,7 +103,6 @@ static const char *trace(pid_t h, char *buf, size_t size)
 		if (ptrace(execed ? PTRACE_SYSCALL : PTRACE_CONT, h, 0, pass) != 0)
 			return "PTRACE_SYSCALL failed";
 	}
-	ptrace(PTRACE_DETACH, h, 0, 0);
 	return "no getpid() entry within 400 stops";
 }
 
@@ -136,6 +135,9 @@ static void seize_me(void *arg)
 			aw_observe(cctx, item, "%s", word);
 		else
 			aw_error(cctx, item, "%s", word);
+		/* Only now: the helper, let go, may exit at once, and its death
+		 * kills this tracer (PR_SET_PDEATHSIG) before a later report. */
+		ptrace(PTRACE_DETACH, h, 0, 0);
 		_exit(0);
 	}
 	close(p[1]);
