@@ -11,6 +11,7 @@
 #include "guest_options.h"
 #include "model/diff.h"
 #include "model/snapshot.h"
+#include "output/output.h"
 #include "lib/util.h"
 #include "vm/kernel.h"
 #include "vm/matrix.h"
@@ -202,7 +203,63 @@ static void write_diffs(const struct aw_matrix *m)
 	}
 }
 
-/* matrix.txt: one line per kernel, for people and for `make bench`. */
+/* Each job's family times, read back from its KTAP file, and the union of
+ * the families in the order they first came. */
+struct family_columns {
+	struct aw_family_time **times;
+	size_t *ntimes;
+	char **names;
+	size_t nnames;
+};
+
+static void read_family_columns(const struct aw_matrix *m, struct family_columns *fc)
+{
+	fc->times = xcalloc(m->njobs, sizeof(*fc->times));
+	fc->ntimes = xcalloc(m->njobs, sizeof(*fc->ntimes));
+	fc->names = NULL;
+	fc->nnames = 0;
+	for (size_t i = 0; i < m->njobs; i++) {
+		char *ktap = aw_matrix_file(m, m->jobs[i].label, "ktap");
+		if (aw_ktap_family_times(ktap, &fc->times[i], &fc->ntimes[i]) != 0)
+			fc->ntimes[i] = 0;
+		free(ktap);
+		for (size_t t = 0; t < fc->ntimes[i]; t++) {
+			size_t k = 0;
+			while (k < fc->nnames && strcmp(fc->names[k], fc->times[i][t].family) != 0)
+				k++;
+			if (k == fc->nnames) {
+				fc->names = xrealloc(fc->names, (k + 1) * sizeof(*fc->names));
+				fc->names[fc->nnames++] = fc->times[i][t].family;
+			}
+		}
+	}
+}
+
+static void free_family_columns(const struct aw_matrix *m, struct family_columns *fc)
+{
+	for (size_t i = 0; i < m->njobs; i++)
+		aw_family_times_free(fc->times[i], fc->ntimes[i]);
+	free(fc->times);
+	free(fc->ntimes);
+	free(fc->names);
+}
+
+/* A job's time for family name, or "-" when its run had none. */
+static void print_family_time(FILE *f, const struct family_columns *fc, size_t job,
+			      const char *name)
+{
+	for (size_t t = 0; t < fc->ntimes[job]; t++)
+		if (strcmp(fc->times[job][t].family, name) == 0) {
+			fprintf(f, " %.2f", fc->times[job][t].seconds);
+			return;
+		}
+	fputs(" -", f);
+}
+
+/* matrix.txt: one line per kernel, for people and for `make bench`: the
+ * outcome, the times of the whole job, its boot and its run, then each
+ * family's (the sum of its probes' times in the KTAP), so that where a
+ * guest's time goes shows kernel by kernel. */
 static int write_table(const struct aw_matrix *m, char **err)
 {
 	char *path = xasprintf("%s/matrix.txt", m->dir);
@@ -212,7 +269,12 @@ static int write_table(const struct aw_matrix *m, char **err)
 		free(path);
 		return -1;
 	}
-	fprintf(f, "# label where outcome exit total_s boot_s run_s source\n");
+	struct family_columns fc;
+	read_family_columns(m, &fc);
+	fprintf(f, "# label where outcome exit total_s boot_s run_s");
+	for (size_t k = 0; k < fc.nnames; k++)
+		fprintf(f, " %s_s", fc.names[k]);
+	fprintf(f, " source\n");
 	for (size_t i = 0; i < m->njobs; i++) {
 		const struct aw_matrix_job *j = &m->jobs[i];
 		const struct aw_matrix_outcome *o = &j->out;
@@ -220,12 +282,16 @@ static int write_table(const struct aw_matrix *m, char **err)
 		for (char *p = what; *p; p++)
 			if (*p == ' ')
 				*p = '_';
-		fprintf(f, "%s %s %s %d %.2f %.2f %.2f %s\n", j->label, o->accel[0] ? o->accel : "-", what,
-			o->run_status, o->t_total, o->t_boot, o->t_run, j->host ? "host" : j->spec);
+		fprintf(f, "%s %s %s %d %.2f %.2f %.2f", j->label, o->accel[0] ? o->accel : "-", what,
+			o->run_status, o->t_total, o->t_boot, o->t_run);
+		for (size_t k = 0; k < fc.nnames; k++)
+			print_family_time(f, &fc, i, fc.names[k]);
+		fprintf(f, " %s\n", j->host ? "host" : j->spec);
 		if (o->outcome != AW_VM_OK)
 			fprintf(f, "#   %s: %s\n", j->label, o->why);
 		free(what);
 	}
+	free_family_columns(m, &fc);
 	bool ok = fclose(f) == 0;
 	if (!ok)
 		*err = xasprintf("%s: %s", path, strerror(errno));

@@ -163,3 +163,40 @@ void aw_ktap_end(struct aw_ktap *k)
 {
 	fflush(k->out);
 }
+
+/* A family's result line is at depth 0 ("ok 3 fdio"); the line before it
+ * is the family's time at depth 1 ("  # time: 1.272 s"). */
+int aw_ktap_family_times(const char *path, struct aw_family_time **times, size_t *n)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	char *line = NULL, name[128];
+	size_t cap = 0, no;
+	double last = -1, s;
+	*times = NULL;
+	*n = 0;
+	while (getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "  # time: ", 10) == 0 && sscanf(line + 10, "%lf", &s) == 1) {
+			last = s;
+			continue;
+		}
+		if (last >= 0 && (sscanf(line, "ok %zu %127s", &no, name) == 2 ||
+				  sscanf(line, "not ok %zu %127s", &no, name) == 2)) {
+			*times = xrealloc(*times, (*n + 1) * sizeof(**times));
+			(*times)[*n].family = xstrdup(name);
+			(*times)[(*n)++].seconds = last;
+		}
+		last = -1;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+void aw_family_times_free(struct aw_family_time *times, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(times[i].family);
+	free(times);
+}

@@ -24,6 +24,18 @@ void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs
 void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r);
 void aw_ktap_end(struct aw_ktap *k);
 
+/* Each family's time as a KTAP stream of aw_ktap_probe() says it (the
+ * "# time:" line before the family's result: the sum of its probes'
+ * wall times), in the stream's order. */
+struct aw_family_time {
+	char *family;
+	double seconds;
+};
+/* 0 with *times (malloc'd, aw_family_times_free()) and *n; -1 with errno
+ * when the file cannot be read.  Lines of any other shape are passed by. */
+int aw_ktap_family_times(const char *path, struct aw_family_time **times, size_t *n);
+void aw_family_times_free(struct aw_family_time *times, size_t n);
+
 /* A report for people: failures and skips with their reasons, totals. */
 void aw_text_report(FILE *out, const struct aw_run *run);
 /* The totals and the failures only: what stderr gets on a terminal. */

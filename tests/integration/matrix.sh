@@ -55,6 +55,16 @@ for guest in $guests; do
 	grep -qx "env.kernel.release = $guest" "$out/$guest.snapshot" && ok "the snapshot of $guest is of it" ||
 		bad "the snapshot of $guest is of another kernel"
 done
+# A column per family: each run's family time, the one its KTAP gives.
+header=$(grep -m1 '^# label ' "$out/matrix.txt")
+[[ $header == "# label where outcome exit total_s boot_s run_s dirent_s mqueue_s source" ]] &&
+	ok "matrix.txt: a column per family" || bad "matrix.txt header: $header"
+for run in $guests $host; do
+	want=$(awk '/^  # time:/ { t = $3 } /^ok [0-9]+ / { printf "%.2f ", t }' "$out/$run.ktap")
+	got=$(awk -v r="$run" '$1 == r { print $8, $9 }' "$out/matrix.txt")
+	[[ -n $got && "$got " == "$want" ]] && ok "matrix.txt: $run's family times ($got) are its KTAP's" ||
+		bad "matrix.txt: $run's family times '$got', its KTAP's '$want'"
+done
 for f in "$host.snapshot" "$host.ktap"; do [[ -s $out/$f ]] && ok "$f written" || bad "$f missing"; done
 [[ -f $out/$old--$new.diff ]] && ok "neighbour diff $old--$new.diff" || bad "no $old--$new.diff"
 grep -q 'obs.dirent.tmpfs.stable_after_unlink: cookies_changed -> stable' "$(verbose_diff "$out/$old--$new.diff")" &&
