@@ -38,7 +38,11 @@ tests/lib/ktap-check "$work/same.ktap" && grep -qx '1..0' "$work/same.ktap" &&
 # ---- hand edits to a real snapshot: exactly those, with meanings ----
 # Chosen from what this kernel reported: a numeric observation, a passing
 # check, another observation to remove, a key to add.
-num_key=$(grep -m1 -E '^obs\.[^ ]+ = [0-9]+$' "$work/b.snap" | cut -d' ' -f1)
+# Not a compat32 item: those declare their probe as their object (dirent's
+# describe the directory its native items do), which a key added by hand
+# beside them, known to no catalogue, does not share; where the machine
+# runs i386 programs they come first.
+num_key=$(grep -E '^obs\.[^ ]+ = [0-9]+$' "$work/b.snap" | grep -v '\.compat32\.' | head -n 1 | cut -d' ' -f1)
 num_val=$(grep -m1 -E "^${num_key//./\\.} = " "$work/b.snap" | cut -d' ' -f3)
 pass_key=$(grep -m1 -E '^check\.[^ ]+ = pass$' "$work/b.snap" | cut -d' ' -f1)
 gone_line=$(grep -E '^obs\.' "$work/b.snap" | grep -v "^$num_key " | tail -n 1)

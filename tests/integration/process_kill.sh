@@ -2,8 +2,8 @@
 # process_kill: SIGKILL abiwatch while the process probes that trace
 # and stop children run, and check that nothing is left.
 #
-# One watched run of those probes (process.ptrace, process.signals,
-# process.compat32, process.exec) gives its duration T; then each of
+# Three watched runs of those probes (process.ptrace, process.signals,
+# process.compat32, process.exec) give its duration T, the shortest; then each of
 # ROUNDS (default 8) runs them in a session of its own (setsid) and
 # SIGKILLs abiwatch after r/ROUNDS of T, so that the kills sweep the run:
 # tracees at ptrace stops, ELF programs stopped by themselves, the
@@ -31,10 +31,16 @@ tests/lib/host-state >"$tmp/before" 2>/dev/null
 session() { ps -eo sid=,pid=,stat=,comm= | awk -v s="$1" '$1 == s'; }
 
 probes=(process.ptrace process.signals process.compat32 process.exec)
-t0=$(date +%s%N)
-env "$tag" "$abiwatch" run -o "$tmp/snap" "${probes[@]}" >/dev/null 2>&1
-T=$((($(date +%s%N) - t0) / 1000000))
-echo "# a whole run takes $T ms"
+# The shortest of three watched runs: a run slowed by a moment's load
+# elsewhere would place every kill after the runs that follow have ended.
+T=
+for ((i = 0; i < 3; i++)); do
+	t0=$(date +%s%N)
+	env "$tag" "$abiwatch" run -o "$tmp/snap" "${probes[@]}" >/dev/null 2>&1
+	t=$((($(date +%s%N) - t0) / 1000000))
+	[[ -z $T || $t -lt $T ]] && T=$t
+done
+echo "# a whole run takes $T ms (the shortest of 3)"
 landed=0
 for ((r = 1; r <= rounds; r++)); do
 	delay_ms=$((T * r / (rounds + 1)))
