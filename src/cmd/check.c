@@ -24,6 +24,8 @@ static const char check_usage[] =
 	"  -o, --output FILE   when running probes, also write their snapshot to FILE\n"
 	"  -t, --timeout SEC   when running probes, the time limit of each, as for\n"
 	"                      'abiwatch run'\n"
+	"  -j, --jobs N        when running probes, up to N at a time, as for\n"
+	"                      'abiwatch run'\n"
 	"      --bisect-exit   exit as 'git bisect run' wants it: 0 every rule held,\n"
 	"                      1 a rule is broken, 125 none is broken but some are\n"
 	"                      unknown (this kernel cannot tell: skip it), 128 bad\n"
@@ -55,7 +57,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	a->assumptions = argv[optind];
 	a->snapshot = left == 2 ? argv[optind + 1] : NULL;
 	if (a->snapshot && (a->pc.output || a->pc.probe_options))
-		return usage_error("check", "--output, --timeout and family options are for running "
+		return usage_error("check", "--output, --timeout, --jobs and family options are for running "
 				   "probes, which a check against a snapshot does not");
 	return 0;
 }

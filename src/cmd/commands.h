@@ -26,6 +26,7 @@ int snapshot_args(const char *cmd, char *const *args, size_t nargs, char ***file
 /* How probes run: --timeout and the options families declare. */
 struct probe_options {
 	double timeout_s;
+	unsigned jobs; /* --jobs; 0: not given (one at a time) */
 	struct aw_params params;
 };
 
@@ -40,7 +41,7 @@ struct probe_command {
 	struct probe_options probes;
 };
 
-/* Parse --output, --format (one of formats, NULL-terminated), --timeout,
+/* Parse --output, --format (one of formats, NULL-terminated), --timeout, --jobs,
  * the families' options and --help (usage, then the families' options, on
  * stdout); the operands start at optind.  0 to go on, -1 after --help,
  * else the usage status. */

@@ -35,6 +35,9 @@ static const char run_usage[] =
 	"                      kcidb (as 'abiwatch kcidb' of the snapshot)\n"
 	"  -t, --timeout SEC   time limit for each probe, overriding its own\n"
 	"                      (default: the probe's, else 10 s)\n"
+	"  -j, --jobs N        run up to N probes at a time, but for those that\n"
+	"                      must run alone (default 1; in a VM guest of\n"
+	"                      'abiwatch vm', its number of CPUs)\n"
 	"  -h, --help          show this help and exit\n"
 	"\n"
 	"On a terminal, a summary also goes to stderr.  Exit status as kselftest:\n"
@@ -59,12 +62,14 @@ static void add_option(struct option **opts, size_t *n, char *spelling)
 struct option *probes_option_table(const struct option *own, size_t nown)
 {
 	static const struct option timeout = { "timeout", required_argument, NULL, 't' };
+	static const struct option jobs = { "jobs", required_argument, NULL, 'j' };
 	const struct aw_family *const *fams;
-	size_t nfam = aw_families(&fams), n = nown + 1;
+	size_t nfam = aw_families(&fams), n = nown + 2;
 	struct option *opts = xcalloc(n + 1, sizeof(*opts));
 
 	memcpy(opts, own, nown * sizeof(*own));
 	opts[nown] = timeout;
+	opts[nown + 1] = jobs;
 	for (size_t f = 0; f < nfam; f++)
 		for (const struct aw_param *p = fams[f]->params; p && p->name; p++) {
 			add_option(&opts, &n, aw_param_spelling(fams[f], p));
@@ -114,6 +119,8 @@ int probes_option(const char *cmd, int c, const char *arg, const struct option *
 	char *why = NULL;
 	if (c == 't')
 		return parse_seconds(cmd, "--timeout", arg, &po->timeout_s);
+	if (c == 'j')
+		return parse_jobs(cmd, arg, &po->jobs);
 	const char *spelling = opts[c - FAMILY_OPT].name;
 	if (aw_params_add(&po->params, spelling, arg, &why) != 0) {
 		int rc = usage_error(cmd, "--%s %s: %s", spelling, arg, why);
@@ -136,7 +143,7 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 
 	optind = 1;
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":o:f:t:h", opts, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, ":o:f:t:j:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			probes_options_help(stdout);
@@ -195,7 +202,8 @@ void probes_execute(const struct probe_options *po, const struct aw_probe_ref *r
 		    size_t nrefs, FILE *ktap_out, struct aw_run *run)
 {
 	struct aw_ktap ktap;
-	struct aw_runner_opts opts = { .timeout_s = po->timeout_s, .params = &po->params };
+	struct aw_runner_opts opts = { .timeout_s = po->timeout_s, .jobs = po->jobs,
+				       .params = &po->params };
 	if (ktap_out) {
 		aw_ktap_begin(&ktap, ktap_out, refs, nrefs);
 		opts.probe_done = stream_ktap;

@@ -129,6 +129,13 @@ struct aw_probe {
 	 * however the probe ended (a timeout, a kill of abiwatch); where
 	 * it cannot be made, the probe is skipped with the reason. */
 	const char *host_path;
+	/* Why the probe must run with no other probe beside it when a run
+	 * runs several at a time (run --jobs, a guest with several CPUs):
+	 * it changes what no namespace holds and others read (a global
+	 * knob, the clock, a cgroup v1 mount), or what it measures is a
+	 * time or a machine-wide count that another's work disturbs.  NULL:
+	 * its namespaces are all it touches, so it may run beside any. */
+	const char *alone;
 };
 
 /* What a family option takes: every value is checked against its

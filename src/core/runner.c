@@ -28,6 +28,7 @@
 #include "lib/procfs.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -440,21 +441,6 @@ static enum read_result read_some(struct child *c, struct collector *col)
 	return READ_END;
 }
 
-/* Wait until fd is readable, pidfd signals an exit, or the deadline. */
-static void wait_for_news(int fd, int pidfd, double deadline)
-{
-	struct pollfd pfd[2] = {
-		{ .fd = fd, .events = POLLIN },
-		{ .fd = pidfd, .events = POLLIN },
-	};
-	double left = deadline - aw_now();
-	int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
-	/* Without a pidfd (kernels before 5.3), look again every 10 ms. */
-	if (pidfd < 0 && ms > 10)
-		ms = 10;
-	(void)poll(pfd, 2, ms);
-}
-
 static bool reaped(pid_t pid)
 {
 	int status;
@@ -479,53 +465,73 @@ static char *kill_namespace(struct child *c, struct aw_probe_result *r)
 	return stuck;
 }
 
-/* Read reports until init is reaped.  At the deadline the namespace is
- * killed; if it still cannot be reaped after a grace period (a process in
- * uninterruptible sleep), it is left behind and the run goes on. */
-static enum ending collect(struct child *c, struct collector *col, double timeout_s)
-{
-	double deadline = aw_now() + timeout_s;
-	int pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-	enum ending how = ENDED;
-	bool open = true;
-	char *stuck = NULL;
+/* A probe in flight: its namespace, what it reported so far, its clock. */
+struct flight {
+	size_t index;        /* in the run's order */
+	struct child c;
+	struct collector col;
+	struct aw_hostdir hd;
+	int pidfd;           /* -1 before 5.3: then the loop looks every 10 ms */
+	bool open;           /* the result pipe has not reached its end */
+	double start, timeout, deadline;
+	enum ending how;
+	char *stuck;
+};
 
-	fcntl(c->result_fd, F_SETFL, O_NONBLOCK);
-	for (;;) {
-		if (open)
-			open = read_some(c, col) != READ_END;
-		if (reaped(c->pid)) {
-			/* No writer is left, so this ends. */
-			while (open && read_some(c, col) == READ_DATA)
-				;
-			break;
-		}
-		if (aw_now() >= deadline) {
-			if (how != ENDED) {
-				/* A FUSE wait turns uninterruptible only once the
-				 * SIGKILL arrives, so look again now. */
-				if (!stuck)
-					stuck = aw_describe_stuck(c->pid);
-				how = LEFT_BEHIND;
-				break;
-			}
-			stuck = kill_namespace(c, col->r);
-			how = TIMED_OUT;
-			deadline = aw_now() + REAP_GRACE_S;
-		}
-		wait_for_news(open ? c->result_fd : -1, pidfd, deadline);
+/* Take what the probe sent and see whether it ended: true once init is
+ * reaped or given up.  At the deadline the namespace is killed; if it
+ * still cannot be reaped after a grace period (a process in
+ * uninterruptible sleep), it is left behind and the run goes on. */
+static bool advance(struct flight *f)
+{
+	if (f->open)
+		f->open = read_some(&f->c, &f->col) != READ_END;
+	if (reaped(f->c.pid)) {
+		/* No writer is left, so this ends. */
+		while (f->open && read_some(&f->c, &f->col) == READ_DATA)
+			;
+		return true;
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	if (how == LEFT_BEHIND) {
-		char *note = xasprintf("the probe's processes did not exit after SIGKILL; "
-				       "abiwatch carried on without them%s%s",
-				       stuck ? ": " : "", stuck ? stuck : "");
-		aw_probe_result_note(col->r, note);
-		free(note);
+	if (aw_now() < f->deadline)
+		return false;
+	if (f->how != ENDED) {
+		/* A FUSE wait turns uninterruptible only once the SIGKILL
+		 * arrives, so look again now. */
+		if (!f->stuck)
+			f->stuck = aw_describe_stuck(f->c.pid);
+		f->how = LEFT_BEHIND;
+		return true;
 	}
-	free(stuck);
-	return how;
+	f->stuck = kill_namespace(&f->c, f->col.r);
+	f->how = TIMED_OUT;
+	f->deadline = aw_now() + REAP_GRACE_S;
+	return false;
+}
+
+/* Wait until a probe in flight sends something, one ends, or the first
+ * deadline comes. */
+static void wait_for_news(struct flight *const *fl, size_t n)
+{
+	struct pollfd pfd[2 * n];
+	size_t np = 0;
+	double first = INFINITY;
+	bool blind = false;
+	for (size_t i = 0; i < n; i++) {
+		if (fl[i]->open)
+			pfd[np++] = (struct pollfd){ .fd = fl[i]->c.result_fd, .events = POLLIN };
+		if (fl[i]->pidfd >= 0)
+			pfd[np++] = (struct pollfd){ .fd = fl[i]->pidfd, .events = POLLIN };
+		else
+			blind = true;
+		if (fl[i]->deadline < first)
+			first = fl[i]->deadline;
+	}
+	double left = first - aw_now();
+	int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+	/* Without a pidfd (kernels before 5.3), look again every 10 ms. */
+	if (blind && ms > 10)
+		ms = 10;
+	(void)poll(pfd, np, ms);
 }
 
 static void settle(struct aw_probe_result *r, enum ending how, double timeout_s)
@@ -574,16 +580,21 @@ static char *cannot_isolate(int err)
 	return caused;
 }
 
-static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts *opts,
-		    struct aw_probe_result *r)
+static double probe_timeout(const struct aw_probe *p, const struct aw_runner_opts *opts)
+{
+	return opts->timeout_s > 0 ? opts->timeout_s
+	       : p->timeout_s ? (double)p->timeout_s : AW_DEFAULT_TIMEOUT_S;
+}
+
+/* Start the probe, or settle it at once as a skip (what it needs is not
+ * here, its namespaces cannot be made): NULL then. */
+static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
+			       const struct aw_runner_opts *opts, struct aw_probe_result *r)
 {
 	double start = aw_now();
-	double timeout = opts->timeout_s > 0 ? opts->timeout_s
-			 : ref->probe->timeout_s ? (double)ref->probe->timeout_s
-			 : AW_DEFAULT_TIMEOUT_S;
 	char *why = unmet_needs(ref->probe);
-	struct child c = { 0 };
 	struct aw_hostdir hd = { .dirfd = -1, .hold_fd = -1, .janitor = -1 };
+	struct child c = { 0 };
 	int err;
 
 	aw_probe_result_init(r, ref);
@@ -596,42 +607,154 @@ static void run_one(const struct aw_probe_ref *ref, const struct aw_runner_opts 
 		r->status = AW_ST_SKIP;
 		r->reason = why;
 		aw_probe_result_settle(r, AW_ST_SKIP, why);
-		return;
+		r->seconds = aw_now() - start;
+		return NULL;
 	}
+	struct flight *f = xcalloc(1, sizeof(*f));
+	*f = (struct flight){
+		.index = index, .c = c, .col = { .r = r }, .hd = hd, .open = true,
+		.start = start, .timeout = probe_timeout(ref->probe, opts),
+		.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0),
+	};
+	f->deadline = aw_now() + f->timeout;
+	fcntl(c.result_fd, F_SETFL, O_NONBLOCK);
+	return f;
+}
 
-	struct collector col = { .r = r };
-	enum ending how = collect(&c, &col, timeout);
-	close(c.result_fd);
-	char *lost = aw_hostdir_lost(ref->probe->host_path, &hd);
+/* The probe has ended (or was left behind): its result, settled. */
+static void land(struct flight *f)
+{
+	struct aw_probe_result *r = f->col.r;
+	const char *host_path = r->ref.probe->host_path;
+
+	if (f->pidfd >= 0)
+		close(f->pidfd);
+	close(f->c.result_fd);
+	if (f->how == LEFT_BEHIND) {
+		char *note = xasprintf("the probe's processes did not exit after SIGKILL; "
+				       "abiwatch carried on without them%s%s",
+				       f->stuck ? ": " : "", f->stuck ? f->stuck : "");
+		aw_probe_result_note(r, note);
+		free(note);
+	}
+	char *lost = aw_hostdir_lost(host_path, &f->hd);
 	/* Only a namespace that was reaped has let go of the pipe. */
-	char *left = aw_hostdir_release(&hd, how != LEFT_BEHIND);
+	char *left = aw_hostdir_release(&f->hd, f->how != LEFT_BEHIND);
 	if (left) {
-		char *note = xasprintf("clean-up: the scratch directory %s/%s",
-				       ref->probe->host_path, left);
+		char *note = xasprintf("clean-up: the scratch directory %s/%s", host_path, left);
 		aw_probe_result_note(r, note);
 		free(note);
 		free(left);
 	}
-	free(col.buf);
-	settle(r, how, timeout);
+	settle(r, f->how, f->timeout);
 	if (lost)
 		aw_probe_result_void(r, lost);
 	free(lost);
-	r->seconds = aw_now() - start;
+	r->seconds = aw_now() - f->start;
+	free(f->col.buf);
+	free(f->stuck);
+	free(f);
+}
+
+/* The probes in flight and how the run hands results on. */
+struct schedule {
+	const struct aw_probe_ref *refs;
+	size_t n;
+	const struct aw_runner_opts *opts;
+	struct aw_run *run;
+	bool *done;
+	size_t next_start, next_out;
+	struct flight **fl;
+	size_t nfl;
+};
+
+/* Results go out in the run's order, each as soon as those before it
+ * have, so that KTAP streams the same whatever ran beside what. */
+static void hand_on(struct schedule *s, size_t index)
+{
+	s->done[index] = true;
+	while (s->next_out < s->n && s->done[s->next_out]) {
+		if (s->opts->probe_done)
+			s->opts->probe_done(&s->run->probes[s->next_out], s->opts->arg);
+		s->next_out++;
+	}
+}
+
+static bool alone(const struct aw_probe_ref *ref)
+{
+	return ref->probe->alone != NULL;
+}
+
+/* Whether the next probe may start now: a slot is free, and neither it
+ * nor one in flight must run alone. */
+static bool may_start(const struct schedule *s, unsigned jobs)
+{
+	if (s->next_start >= s->n || s->nfl >= jobs)
+		return false;
+	if (s->nfl == 0)
+		return true;
+	if (alone(&s->refs[s->next_start]))
+		return false;
+	for (size_t i = 0; i < s->nfl; i++)
+		if (alone(&s->refs[s->fl[i]->index]))
+			return false;
+	return true;
+}
+
+static void start_what_may(struct schedule *s, unsigned jobs)
+{
+	while (may_start(s, jobs)) {
+		size_t i = s->next_start++;
+		struct flight *f = take_off(&s->refs[i], i, s->opts, &s->run->probes[i]);
+		if (f)
+			s->fl[s->nfl++] = f;
+		else
+			hand_on(s, i);
+	}
+}
+
+/* Land every probe in flight that has ended; how many did. */
+static size_t land_ended(struct schedule *s)
+{
+	size_t landed = 0;
+	for (size_t i = 0; i < s->nfl;) {
+		struct flight *f = s->fl[i];
+		if (!advance(f)) {
+			i++;
+			continue;
+		}
+		size_t index = f->index;
+		land(f);
+		s->fl[i] = s->fl[--s->nfl];
+		hand_on(s, index);
+		landed++;
+	}
+	return landed;
 }
 
 void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		   const struct aw_runner_opts *opts, struct aw_run *run)
 {
+	unsigned jobs = opts->jobs > 1 ? opts->jobs : 1;
 	run_params = opts->params;
 	/* Here, so that every probe inherits the one answer. */
 	aw_i386_decide();
 	run_in_guest = aw_in_vm_guest();
 	run->probes = xcalloc(n, sizeof(*run->probes));
 	run->nprobes = n;
-	for (size_t i = 0; i < n; i++) {
-		run_one(&refs[i], opts, &run->probes[i]);
-		if (opts->probe_done)
-			opts->probe_done(&run->probes[i], opts->arg);
+
+	struct schedule s = {
+		.refs = refs, .n = n, .opts = opts, .run = run,
+		.done = xcalloc(n ? n : 1, sizeof(bool)),
+		.fl = xcalloc(jobs, sizeof(struct flight *)),
+	};
+	for (;;) {
+		start_what_may(&s, jobs);
+		if (s.nfl == 0)
+			break;
+		if (land_ended(&s) == 0)
+			wait_for_news(s.fl, s.nfl);
 	}
+	free(s.done);
+	free(s.fl);
 }

@@ -12,6 +12,10 @@
 
 struct aw_runner_opts {
 	double timeout_s; /* > 0: overrides every probe's own timeout */
+	/* Probes at a time (0 or 1: one after the other).  Each is isolated
+	 * in namespaces of its own, so they may run side by side, but for
+	 * one that declares it must run alone (struct aw_probe.alone). */
+	unsigned jobs;
 	const struct aw_params *params; /* family options, for aw_param_int() ... */
 	/* Called as each probe finishes, so that output can stream. */
 	void (*probe_done)(const struct aw_probe_result *r, void *arg);
@@ -24,8 +28,9 @@ struct aw_runner_opts {
  * answer to every probe (aw_vm_guest()). */
 bool aw_in_vm_guest(void);
 
-/* Run the probes in order, filling run->probes (run->env is the
- * caller's).  Never fails as a whole: a probe that cannot start, crashes
+/* Run the probes, opts->jobs at a time, filling run->probes in their
+ * order (run->env is the caller's); probe_done is called in that order
+ * too, whatever order they end in.  Never fails as a whole: a probe that cannot start, crashes
  * or hangs is a result like any other. */
 void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		   const struct aw_runner_opts *opts, struct aw_run *run);

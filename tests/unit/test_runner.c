@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static struct aw_probe_result *run_named(struct aw_run *run, const char *name)
@@ -196,6 +197,91 @@ static void test_item_needs_guest(void **state)
 	aw_run_free(&run);
 }
 
+
+/* ---- several probes at a time ---- */
+
+/* How many of the probes below run now: shared memory the test maps
+ * before the run, which every probe's process inherits. */
+static volatile int *running_now;
+
+/* A probe that waits (at most 5 s) until another runs beside it. */
+static void side_by_side_run(struct aw_ctx *ctx)
+{
+	__atomic_add_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+	bool met = false;
+	for (int i = 0; i < 500 && !met; i++) {
+		met = __atomic_load_n(running_now, __ATOMIC_SEQ_CST) >= 2;
+		usleep(10000);
+	}
+	aw_expect(ctx, "met", met, "no other probe ran beside it within 5 s");
+	__atomic_sub_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A probe that must run alone: nothing of the others for 0.2 s. */
+static void lonely_run(struct aw_ctx *ctx)
+{
+	int most = __atomic_add_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+	for (int i = 0; i < 20; i++) {
+		int now = __atomic_load_n(running_now, __ATOMIC_SEQ_CST);
+		most = now > most ? now : most;
+		usleep(10000);
+	}
+	aw_expect(ctx, "met", most == 1, "%d probes ran beside it", most - 1);
+	__atomic_sub_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+}
+
+static const struct aw_item meet_items[] = {
+	AW_CHECK_ITEM("met", "what it met was what it should"),
+	AW_ITEMS_END,
+};
+
+static const struct aw_probe jobs_probes[] = {
+	{ .name = "a", .summary = "a", .run = side_by_side_run, .items = meet_items },
+	{ .name = "b", .summary = "b", .run = side_by_side_run, .items = meet_items },
+	{ .name = "lonely", .summary = "alone", .run = lonely_run, .items = meet_items,
+	  .alone = "the test says so" },
+	{ .name = "c", .summary = "c", .run = side_by_side_run, .items = meet_items },
+	{ .name = "d", .summary = "d", .run = side_by_side_run, .items = meet_items },
+	{ .name = "late", .summary = "ends first", .run = lonely_run, .items = meet_items,
+	  .alone = "the test says so" },
+};
+static const struct aw_probe *const jobs_tables[] = { jobs_probes, NULL };
+static const struct aw_family jobs_family = { .name = "jobs", .summary = "jobs",
+					      .tables = jobs_tables };
+
+static void note_order(const struct aw_probe_result *r, void *arg)
+{
+	char *order = arg;
+	strcat(order, r->ref.probe->name);
+	strcat(order, " ");
+}
+
+/* With --jobs 2: a and b run together, then lonely alone, then c and d
+ * together, then late alone; results are handed on in the run's order. */
+static void test_jobs_side_by_side_and_alone(void **state)
+{
+	(void)state;
+	running_now = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+	assert_true(running_now != MAP_FAILED);
+	struct aw_probe_ref refs[6];
+	for (size_t i = 0; i < 6; i++)
+		refs[i] = (struct aw_probe_ref){ &jobs_family, &jobs_probes[i] };
+	char order[128] = "";
+	struct aw_runner_opts opts = { .jobs = 2, .probe_done = note_order, .arg = order };
+	struct aw_run run = { 0 };
+	aw_run_probes(refs, 6, &opts, &run);
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(run.probes[i].status, AW_ST_PASS);
+		if (run.probes[i].items[0].status != AW_ST_PASS)
+			fail_msg("%s: %s", jobs_probes[i].name, run.probes[i].items[0].text);
+	}
+	assert_string_equal(order, "a b lonely c d late ");
+	assert_int_equal(*running_now, 0);
+	aw_run_free(&run);
+	munmap((void *)running_now, sizeof(int));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_own_fuse_mount_is_aborted),
 		cmocka_unit_test(test_host_is_no_vm_guest),
 		cmocka_unit_test(test_item_needs_guest),
+		cmocka_unit_test(test_jobs_side_by_side_and_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

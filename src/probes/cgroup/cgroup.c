@@ -295,7 +295,9 @@ static const struct aw_probe cg_v2_probes[] = {
 
 static const struct aw_probe cg_v1_probes[] = {
 	{ .name = "v1", .summary = "cgroup v1: which controllers' hierarchies mount, memory.kmem.limit_in_bytes",
-	  .run = v1_run, .items = v1_items, .tags = cg_tags, .needs = { .vm_guest = VM_ONLY } },
+	  .run = v1_run, .items = v1_items, .tags = cg_tags, .needs = { .vm_guest = VM_ONLY },
+	  .alone = "a v1 hierarchy it mounts takes its controllers from the v2 hierarchy that "
+		   "cgroup.v2 and runtimes read (cgroup-v2.rst: a controller is in one hierarchy)" },
 	AW_PROBES_END,
 };
 

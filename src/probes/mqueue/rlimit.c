@@ -213,6 +213,9 @@ const struct aw_probe mq_rlimit_probes[] = {
 		.items = rlimit_items,
 		.needs = { .kconfig = rlimit_kconfig },
 		.tags = rlimit_tags,
+		/* ipc/mqueue.c: inc_rlimit_ucounts(UCOUNT_RLIMIT_MSGQUEUE) */
+		.alone = "RLIMIT_MSGQUEUE counts every queue of the user (per user namespace and "
+			 "uid, not per IPC namespace), so another probe's queues would count",
 	},
 	AW_PROBES_END,
 };

@@ -272,6 +272,8 @@ const struct aw_probe mq_userns_probes[] = {
 		.items = userns_items,
 		.needs = { .kconfig = userns_kconfig },
 		.tags = userns_tags,
+		.alone = "RLIMIT_MSGQUEUE counts every queue of the user (per user namespace and "
+			 "uid, not per IPC namespace), so another probe's queues would count",
 	},
 	AW_PROBES_END,
 };

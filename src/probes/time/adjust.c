@@ -174,6 +174,8 @@ const struct aw_probe time_adjust_probes[] = {
 	  .items = adjust_items, .tags = adjust_tags },
 	{ .name = "settime", .summary = "settimeofday against CLOCK_MONOTONIC and a cancel-on-set "
 	  "timerfd", .run = run_settime, .items = settime_items, .tags = settime_tags,
-	  .needs = { .vm_guest = "it sets the machine's clock" } },
+	  .needs = { .vm_guest = "it sets the machine's clock" },
+	  .alone = "it sets CLOCK_REALTIME, the whole machine's, which other probes' timeouts "
+		   "and timestamps read" },
 	AW_PROBES_END
 };

@@ -243,6 +243,7 @@ const struct aw_probe tty_tiocsti_probes[] = {
 	{ .name = "tiocsti_knob", .summary = "TIOCSTI with dev.tty.legacy_tiocsti set to 0 and to 1",
 	  .run = knob_run, .items = knob_items, .tags = tiocsti_tags,
 	  .needs = { .vm_guest = "dev.tty.legacy_tiocsti is the whole machine's: it is written only "
-		     "in a throwaway guest" } },
+		     "in a throwaway guest" },
+	  .alone = "it sets dev.tty.legacy_tiocsti, which tty.tiocsti reads" },
 	AW_PROBES_END
 };
