@@ -165,10 +165,8 @@ static const char *build_and_judge(const struct bisect *b, const char *commit, c
 
 int bisect_git_step(struct bisect *b)
 {
-	if (!b->jobs) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		b->jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
+	if (!b->jobs)
+		b->jobs = aw_cpus_usable();
 	/* git bisect run is our parent: end with it. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	double start = aw_now();

@@ -12,13 +12,14 @@
 
 enum {
 	OPT_TIMEOUT = AW_GUEST_OPT_BASE, OPT_ACCEL, OPT_MEMORY, OPT_QEMU, OPT_MODULE, OPT_FILE,
-	OPT_SETUP, OPT_APPEND,
+	OPT_SETUP, OPT_APPEND, OPT_CPUS,
 };
 
 static const struct option guest_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "accel", required_argument, NULL, OPT_ACCEL },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "qemu", required_argument, NULL, OPT_QEMU },
 	{ "module", required_argument, NULL, OPT_MODULE },
 	{ "file", required_argument, NULL, OPT_FILE },
@@ -33,6 +34,9 @@ const char aw_guest_options_help[] =
 	"      --accel ACCEL    auto (default: KVM if /dev/kvm really runs a guest,\n"
 	"                       else TCG), kvm or tcg\n"
 	"      --memory MB      guest memory (default 1024)\n"
+	"      --cpus N         guest vCPUs, each running a probe at a time (default:\n"
+	"                       this machine's CPUs shared among the guests that\n"
+	"                       run at once, at most 4)\n"
 	"      --qemu PROGRAM   the QEMU to run (default qemu-system-x86_64)\n"
 	"      --module NAME    also load this module (or alias); repeatable\n"
 	"      --file HOST[=GUEST]  also put a file in the guest, at the absolute path\n"
@@ -107,6 +111,14 @@ int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
 		if (*end || end == arg || mb < 128 || mb > 65536)
 			return usage_error(cmd, "--memory takes megabytes in [128, 65536], not '%s'", arg);
 		vm->memory_mb = (unsigned)mb;
+		return 0;
+	}
+	case OPT_CPUS: {
+		char *end;
+		long n = strtol(arg, &end, 10);
+		if (*end || end == arg || n < 1 || n > 64)
+			return usage_error(cmd, "--cpus takes a number in [1, 64], not '%s'", arg);
+		vm->cpus = (unsigned)n;
 		return 0;
 	}
 	case OPT_QEMU:

@@ -36,6 +36,8 @@ int aw_hex_digit(int c);
 #define AW_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 double aw_now(void); /* CLOCK_MONOTONIC seconds */
+/* The CPUs this process may run on (its affinity), at least 1. */
+unsigned aw_cpus_usable(void);
 /* The directory of the running binary (malloc'd), or NULL: where abiwatch
  * looks for what it ships (helpers, the static binary, the catalogue).
  * main() calls it first, before any namespace is made. */

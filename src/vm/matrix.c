@@ -17,13 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static unsigned cpus(void)
+/* How many jobs run at once. */
+static unsigned matrix_limit(const struct aw_matrix *m)
 {
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
+	return m->max_jobs ? m->max_jobs : aw_cpus_usable();
 }
 
 char *aw_matrix_file(const struct aw_matrix *m, const char *label, const char *ext)
@@ -254,7 +251,7 @@ static void fork_failed(struct aw_matrix_job *j)
 /* Start jobs from *next on while fewer than the limit run. */
 static void start_more(struct aw_matrix *m, size_t *next, size_t *running, size_t *finished)
 {
-	unsigned limit = m->max_jobs ? m->max_jobs : cpus();
+	unsigned limit = matrix_limit(m);
 	while (*next < m->njobs && *running < limit) {
 		struct aw_matrix_job *j = &m->jobs[(*next)++];
 		if (start_job(m, j) != 0) {
@@ -280,6 +277,13 @@ static struct aw_matrix_job *job_of(struct aw_matrix *m, pid_t pid)
 void aw_matrix_run(struct aw_matrix *m)
 {
 	size_t next = 0, running = 0, finished = 0;
+	/* One number of vCPUs for every guest, so that their values sized
+	 * from the CPUs compare: the CPUs shared among the guests that run
+	 * at once. */
+	if (!m->vm.cpus) {
+		unsigned at_once = matrix_limit(m);
+		m->vm.cpus = aw_vm_auto_cpus(at_once < m->njobs ? at_once : (unsigned)m->njobs);
+	}
 	while (finished < m->njobs) {
 		start_more(m, &next, &running, &finished);
 		if (running == 0)

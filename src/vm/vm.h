@@ -32,6 +32,7 @@ struct aw_vm_opts {
 	double timeout_s;    /* the whole VM: boot, run, collect */
 	const char *accel;   /* "auto", "kvm" or "tcg" */
 	unsigned memory_mb;
+	unsigned cpus;       /* the guest's vCPUs; 0: aw_vm_auto_cpus(1) */
 	const char *qemu;    /* the QEMU binary */
 	char *const *run_args; /* for `abiwatch run` in the guest */
 	size_t nrun_args;
@@ -45,6 +46,14 @@ struct aw_vm_opts {
 	const char *append;  /* more kernel parameters, or NULL */
 	bool verbose;        /* progress on stderr */
 };
+
+/* The vCPUs a guest gets when none are asked for, guests_at_once guests
+ * sharing this machine: its usable CPUs split among them, at least 1, at
+ * most AW_VM_AUTO_CPUS_MAX.  Under TCG each vCPU is a thread of QEMU
+ * (multi-threaded TCG), so more vCPUs than CPUs would only contend; the
+ * guest's run gives each a probe (run --jobs). */
+#define AW_VM_AUTO_CPUS_MAX 4
+unsigned aw_vm_auto_cpus(unsigned guests_at_once);
 
 enum aw_vm_outcome {
 	AW_VM_OK,        /* the run ended and its results came back */

@@ -16,6 +16,7 @@
 #include "lib/util.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,6 +401,28 @@ static void test_signals(void **state)
 	signal(SIGALRM, SIG_DFL);
 }
 
+/* The CPUs usable are the affinity's, and follow it when it shrinks (a
+ * CI job pinned to some CPUs must not size its guests for all of them). */
+static void test_cpus_usable(void **state)
+{
+	(void)state;
+	cpu_set_t all, one;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	assert_int_equal(aw_cpus_usable(), CPU_COUNT(&all));
+	pid_t pid = fork();
+	if (pid == 0) {
+		int first = 0;
+		while (!CPU_ISSET(first, &all))
+			first++;
+		CPU_ZERO(&one);
+		CPU_SET(first, &one);
+		_exit(sched_setaffinity(0, sizeof(one), &one) == 0 && aw_cpus_usable() == 1 ? 0 : 1);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_capture_bounds),
 		cmocka_unit_test(test_deadline_normalised),
 		cmocka_unit_test(test_signals),
+		cmocka_unit_test(test_cpus_usable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

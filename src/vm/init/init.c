@@ -471,12 +471,19 @@ static void rng_second_look(void)
 
 static __attribute__((noreturn)) void run_child(char **args, size_t nargs, struct config *c)
 {
-	char *argv[MAX_ARGS + 6];
+	char *argv[MAX_ARGS + 8];
+	char jobs[24];
 	size_t n = 0;
+	/* A probe per vCPU at a time; a --jobs of the user's comes later
+	 * and wins. */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(jobs, sizeof(jobs), "%ld", cpus > 0 ? cpus : 1);
 	argv[n++] = "abiwatch";
 	argv[n++] = "run";
 	argv[n++] = "-o";
 	argv[n++] = AW_GUEST_SNAPSHOT;
+	argv[n++] = "--jobs";
+	argv[n++] = jobs;
 	for (size_t i = 0; i < nargs && i < MAX_ARGS; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
