@@ -133,8 +133,23 @@ static const char *const child_defaults[] = {
 	"pids.max",
 };
 
+/* Whether root has no dying descendant left: a removed cgroup's css
+ * lives on until its references drop (offlining runs from a workqueue,
+ * after rmdir returns), and while it does its controllers cannot move
+ * to a v1 hierarchy (rebind_subsystems(): EBUSY).  cgroup.stat's
+ * nr_dying_descendants counts them (cgroup-v2.rst). */
+static bool no_dying_descendants(const char *root)
+{
+	char *stat = read_text(root, "cgroup.stat");
+	const char *line = stat ? strstr(stat, "nr_dying_descendants ") : NULL;
+	bool none = !line || strtol(line + strlen("nr_dying_descendants "), NULL, 10) == 0;
+	free(stat);
+	return none;
+}
+
 /* In the guest: enable every offered controller, make a child, read it,
- * then undo both, so that the v1 probe finds the controllers free. */
+ * then undo both and wait (up to 2 s) until the child is gone for good,
+ * so that the v1 probe finds the controllers free. */
 static void fresh_child(struct aw_ctx *ctx, const char *root, const char *controllers)
 {
 	char *subtree = xasprintf("%s/cgroup.subtree_control", root);
@@ -168,6 +183,12 @@ static void fresh_child(struct aw_ctx *ctx, const char *root, const char *contro
 		free(minus);
 	}
 	free(words);
+	int waits = 0;
+	while (!no_dying_descendants(root) && waits++ < 200)
+		usleep(10000);
+	if (!no_dying_descendants(root))
+		aw_note(ctx, "the removed child was still dying after 2 s: cgroup.v1 may find "
+			"its controllers busy");
 	free(subtree);
 	free(child);
 }
