@@ -441,7 +441,8 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 	char *data = xasprintf("file:/proc/self/fd/%d", data_fd);
 	const char *machine = "pc";
 	char *memory = xasprintf("%u", o->memory_mb);
-	char *cpus = xasprintf("%u", o->cpus ? o->cpus : aw_vm_auto_cpus(1));
+	unsigned ncpus = o->cpus ? o->cpus : aw_vm_auto_cpus(1);
+	char *cpus = xasprintf("%u", ncpus);
 	/* thread=multi: a host thread per vCPU, so that the guest's probes
 	 * run side by side (TCG's default for x86 on x86, said here). */
 	const char *accel = strcmp(r->accel, "kvm") == 0 ? "kvm" : "tcg,thread=multi";
@@ -456,15 +457,16 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 	 * ticks; TCG on a busy host misses that window and the kernel panics
 	 * with "IO-APIC + timer doesn't work!" (seen with 6.1 at a load of
 	 * 15 on 2 CPUs), as virtualized guests commonly do without it
-	 * (Documentation/admin-guide/kernel-parameters.txt).  tsc=reliable:
-	 * with several vCPUs under TCG the boot's TSC warp check fails and
-	 * the kernel falls back to the HPET, whose every read is a trap
-	 * and which the vDSO cannot serve; TCG's TSC is one clock for all
-	 * vCPUs, and the clocksource stays the one a guest of one vCPU has,
-	 * so that runs of one and of several vCPUs compare. */
+	 * (Documentation/admin-guide/kernel-parameters.txt).  tsc=reliable,
+	 * with several vCPUs only: under TCG the boot's TSC warp check
+	 * between them fails and the kernel falls back to the HPET, whose
+	 * every read traps and which the vDSO cannot serve, though TCG's TSC
+	 * is one clock for all vCPUs (with one vCPU there is no check, and
+	 * the parameter would only keep 6.1 on tsc-early). */
 	char *append = xasprintf("console=ttyS0 panic=-1 quiet loglevel=4 no_timer_check " AW_GUEST_RDINIT
 				 " 8250.nr_uarts=2 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd"
-				 " random.trust_cpu=on mitigations=off tsc=reliable%s%s", o->append ? " " : "",
+				 " random.trust_cpu=on mitigations=off%s%s%s",
+				 ncpus > 1 ? " tsc=reliable" : "", o->append ? " " : "",
 				 o->append ? o->append : "");
 	const char *argv[40];
 	size_t n = 0;
