@@ -42,6 +42,8 @@ static void print_needs(const struct aw_probe *p)
 		printf("      needs: i386 programs\n");
 	for (const char *const *k = p->needs.kconfig; k && *k; k++)
 		printf("      kconfig: %s\n", *k);
+	for (const char *const *m = p->needs.modules; m && *m; m++)
+		printf("      module: %s (the VM guest carries it)\n", *m);
 	if (p->alone)
 		printf("      runs alone: %s\n", p->alone);
 	for (const char *const *t = p->tags; t && *t; t++)

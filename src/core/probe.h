@@ -91,6 +91,12 @@ struct aw_needs {
 	const char *const *files;  /* paths that must exist, NULL-terminated */
 	const char *const *kconfig; /* CONFIG_ options, informational, for
 				       kselftest's config file; NULL-terminated */
+	/* Kernel modules (names or aliases) that the probe's calls load on
+	 * demand where the kernel has them as modules (a netlink family, a
+	 * filesystem), NULL-terminated: the VM guest carries them, as a
+	 * machine with its modules installed would load them.  Not a skip
+	 * where they are missing: the probe reports what the call says. */
+	const char *const *modules;
 	/* Only in the guest of abiwatch vm, a machine thrown away after the
 	 * run (aw_vm_guest()): why, for the skip elsewhere (cause vm).
 	 * For a probe that changes what no namespace holds (a cgroup v1

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One kernel in QEMU, from its files to its snapshot: see vm.h. */
 #include "vm.h"
+#include "core/registry.h"
 #include "guest.h"
 #include "initramfs.h"
 #include "kernel.h"
@@ -283,6 +284,16 @@ static char **wanted_modules(const struct aw_vm_opts *o, size_t *n)
 		w = xgrow(w, *n, sizeof(*w));
 		w[(*n)++] = xasprintf("fs-%s", (*b)->fstype);
 	}
+	/* What the probes' calls load on demand (struct aw_needs.modules). */
+	const struct aw_family *const *fams;
+	size_t nfam = aw_families(&fams);
+	for (size_t f = 0; f < nfam; f++)
+		for (const struct aw_probe *const *t = fams[f]->tables; *t; t++)
+			for (const struct aw_probe *p = *t; p->name; p++)
+				for (const char *const *m = p->needs.modules; m && *m; m++) {
+					w = xgrow(w, *n, sizeof(*w));
+					w[(*n)++] = xstrdup(*m);
+				}
 	for (size_t i = 0; i < o->nextra_modules; i++) {
 		w = xgrow(w, *n, sizeof(*w));
 		w[(*n)++] = xstrdup(o->extra_modules[i]);

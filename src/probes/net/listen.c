@@ -237,8 +237,13 @@ static const char *const listen_tags[] = {
 	"linux-git:19f92a030ca6", "man:listen(2)", "man:sock_diag(7)", NULL,
 };
 
+/* NETLINK_SOCK_DIAG asks for "net-pf-16-proto-4-type-2" (inet_diag) and
+ * its TCP handler (tcp_diag), modules in Debian's kernels. */
+static const char *const listen_modules[] = { "inet_diag", "tcp_diag", NULL };
+
 const struct aw_probe net_listen_probes[] = {
 	{ .name = "listen", .summary = "the backlog listen() grants, the somaxconn clamp, a connect beyond it",
-	  .run = run_listen, .items = listen_items, .tags = listen_tags },
+	  .run = run_listen, .items = listen_items, .tags = listen_tags,
+	  .needs = { .modules = listen_modules } },
 	AW_PROBES_END
 };
