@@ -130,19 +130,25 @@ static char *meaning_of(const struct entry *e)
 
 /* ---- the environment ---- */
 
-/* A value as a list: comma-separated elements; "none" is the empty list
- * (env.caps without capabilities). */
-static char **split_list(const char *v, size_t *n)
+/* The elements of v between any of the characters of seps. */
+static char **split_on(const char *v, const char *seps, size_t *n)
 {
 	char **out = NULL, *save = NULL;
-	char *copy = xstrdup(v && strcmp(v, "none") != 0 ? v : "");
+	char *copy = xstrdup(v);
 	*n = 0;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	for (char *t = strtok_r(copy, seps, &save); t; t = strtok_r(NULL, seps, &save)) {
 		out = xgrow(out, *n, sizeof(*out));
 		out[(*n)++] = xstrdup(t);
 	}
 	free(copy);
 	return out;
+}
+
+/* A value as a list: comma-separated elements; "none" is the empty list
+ * (env.caps without capabilities). */
+static char **split_list(const char *v, size_t *n)
+{
+	return split_on(v && strcmp(v, "none") != 0 ? v : "", ",", n);
 }
 
 static void free_list(char **l, size_t n)
@@ -466,7 +472,8 @@ static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_chan
  * child_files, skipped outside a guest), is that cause's doing, not an
  * interface that vanished. */
 struct skipped_object {
-	char *object;
+	char *object;    /* or, for a probe skipped whole, the probe */
+	bool whole_probe;
 	char cause[AW_CAUSE_MAX];
 };
 
@@ -484,10 +491,14 @@ static void collect_skipped(const struct entry *e, size_t n, struct skipped_obje
 {
 	char buf[AW_CAUSE_MAX];
 	for (size_t i = 0; i < n; i++) {
-		if (e[i].cls == AW_DIFF_PROBE || !named_cause(&e[i], buf))
+		if (!named_cause(&e[i], buf))
 			continue;
 		out->v = xgrow(out->v, out->n, sizeof(*out->v));
-		out->v[out->n].object = object_of(&e[i]);
+		/* A probe the runner skipped whole (net.initns outside a VM
+		 * guest) reported none of its pattern items' names. */
+		out->v[out->n].whole_probe = e[i].cls == AW_DIFF_PROBE;
+		out->v[out->n].object = e[i].cls == AW_DIFF_PROBE ? xstrdup(e[i].rec->name)
+								 : object_of(&e[i]);
 		memcpy(out->v[out->n].cause, buf, sizeof(buf));
 		out->n++;
 	}
@@ -504,9 +515,13 @@ static void free_skipped(struct skipped_objects *s)
 static const char *object_skip_cause(bool new_side, const char *object)
 {
 	const struct skipped_objects *s = &skipped_by_side[new_side];
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->v[i].object, object) == 0)
+	for (size_t i = 0; i < s->n; i++) {
+		size_t len = strlen(s->v[i].object);
+		if (strcmp(s->v[i].object, object) == 0 ||
+		    (s->v[i].whole_probe && strncmp(s->v[i].object, object, len) == 0 &&
+		     object[len] == '.'))
 			return s->v[i].cause;
+	}
 	return NULL;
 }
 
@@ -1095,21 +1110,123 @@ static const char *item_in_object(const struct aw_diff_change *c)
 /* How much of each value an object's line of several changes shows:
  * the whole values are its changes' own lines (--verbose, JSON). */
 #define PART_MAX 48
+/* Elements of a set's change that an object's line names, at most. */
+#define DELTA_SHOWN 8
+
+/* "+x +y" then " -z", the first DELTA_SHOWN of what one side has and the
+ * other lacks, appended to *out. */
+static void delta_words(char **out, size_t *shown, size_t *hidden, char **a, size_t na,
+			char **b, size_t nb, char sign)
+{
+	for (size_t i = 0; i < na; i++) {
+		if (in_list(b, nb, a[i]))
+			continue;
+		if (*shown >= DELTA_SHOWN) {
+			(*hidden)++;
+			continue;
+		}
+		char *more = xasprintf("%s%s%c%s", *out, **out ? " " : "", sign, a[i]);
+		free(*out);
+		*out = more;
+		(*shown)++;
+	}
+}
+
+/* For two long values that are sets of names (a directory's files, a
+ * file's keys: four or more, comma- or space-separated), what moved
+ * instead of both: "31 -> 33: +memory.peak +pids.peak -cgroup.x", or
+ * NULL when the values are short or not such sets.  The whole values
+ * stay in --verbose and JSON. */
+static char *set_delta(const char *o, const char *n)
+{
+	if (!o || !n || strlen(o) + strlen(n) <= 2 * PART_MAX)
+		return NULL;
+	const char *seps = strchr(o, ',') && strchr(n, ',') ? "," : " ";
+	size_t na, nb;
+	char **a = split_on(o, seps, &na), **b = split_on(n, seps, &nb);
+	char *out = NULL;
+	if (na >= 4 && nb >= 4) {
+		char *words = xstrdup("");
+		size_t shown = 0, hidden = 0;
+		delta_words(&words, &shown, &hidden, b, nb, a, na, '+');
+		delta_words(&words, &shown, &hidden, a, na, b, nb, '-');
+		out = !shown ? xasprintf("%zu -> %zu, the same names in another order", na, nb)
+		      : hidden ? xasprintf("%zu -> %zu: %s and %zu more", na, nb, words, hidden)
+		      : xasprintf("%zu -> %zu: %s", na, nb, words);
+		free(words);
+	}
+	free_list(a, na);
+	free_list(b, nb);
+	return out;
+}
+
+/* A change's values as an object's line shows them: what moved in a set,
+ * else each value cut at max characters (0: whole). */
+static char *line_detail(const struct aw_diff_change *c, size_t max)
+{
+	char *delta = c->kind == AW_DIFF_CHANGED ? set_delta(c->old_value, c->new_value) : NULL;
+	return delta ? delta : change_detail(c, max);
+}
 
 char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *o)
 {
-	if (o->n == 1)
-		return aw_diff_change_line(&d->changes[o->changes[0]]);
-	char *s = xasprintf("%-9s %s:", aw_diff_object_kind(d, o), o->name);
+	if (o->n == 1) {
+		const struct aw_diff_change *c = &d->changes[o->changes[0]];
+		char *delta = c->kind == AW_DIFF_CHANGED ? set_delta(c->old_value, c->new_value) : NULL;
+		if (!delta)
+			return aw_diff_change_line(c);
+		char *s = xasprintf("%-9s %s: %s%s%s", aw_diff_kind_name(c->kind), c->name, delta,
+				    c->meaning ? " -- " : "", c->meaning ? c->meaning : "");
+		free(delta);
+		return s;
+	}
+	/* Items whose values moved alike share one part: "a, b, c: 0 ->
+	 * EADDRINUSE", the first DELTA_SHOWN of them named. */
+	char **details = xcalloc(o->n, sizeof(*details));
+	size_t *first = xcalloc(o->n, sizeof(*first)); /* the part each joins */
 	for (size_t i = 0; i < o->n; i++) {
 		const struct aw_diff_change *c = &d->changes[o->changes[i]];
-		char *detail = change_detail(c, PART_MAX);
 		const char *sep = c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
-		char *more = xasprintf("%s%s %s%s%s", s, i ? ";" : "", item_in_object(c), sep, detail);
+		char *detail = line_detail(c, PART_MAX);
+		details[i] = xasprintf("%s%s", sep, detail);
 		free(detail);
-		free(s);
-		s = more;
+		first[i] = i;
+		for (size_t j = 0; j < i; j++)
+			if (first[j] == j && strcmp(details[j], details[i]) == 0) {
+				first[i] = j;
+				break;
+			}
 	}
+	char *s = xasprintf("%-9s %s:", aw_diff_object_kind(d, o), o->name);
+	bool any = false;
+	for (size_t i = 0; i < o->n; i++) {
+		if (first[i] != i)
+			continue;
+		char *names = xstrdup(item_in_object(&d->changes[o->changes[i]]));
+		size_t named = 1, more = 0;
+		for (size_t j = i + 1; j < o->n; j++) {
+			if (first[j] != i)
+				continue;
+			if (named++ >= DELTA_SHOWN) {
+				more++;
+				continue;
+			}
+			char *t = xasprintf("%s, %s", names, item_in_object(&d->changes[o->changes[j]]));
+			free(names);
+			names = t;
+		}
+		char *more_words = more ? xasprintf(" and %zu more", more) : xstrdup("");
+		char *t = xasprintf("%s%s %s%s%s", s, any ? ";" : "", names, more_words, details[i]);
+		free(s);
+		free(names);
+		free(more_words);
+		s = t;
+		any = true;
+	}
+	for (size_t i = 0; i < o->n; i++)
+		free(details[i]);
+	free(details);
+	free(first);
 	if (o->meaning) {
 		char *more = xasprintf("%s -- %s", s, o->meaning);
 		free(s);
@@ -1125,7 +1242,9 @@ char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *
 static void text_object(FILE *out, const struct aw_diff *d, const struct aw_diff_object *o,
 			bool verbose)
 {
-	char *line = aw_diff_object_line(d, o);
+	/* Verbose: a change alone in its object with its whole values. */
+	char *line = verbose && o->n == 1 ? aw_diff_change_line(&d->changes[o->changes[0]])
+		     : aw_diff_object_line(d, o);
 	fprintf(out, "  %s\n", line);
 	free(line);
 	for (size_t i = 0; verbose && o->n > 1 && i < o->n; i++) {
@@ -1148,12 +1267,15 @@ static void text_kernel_changes(FILE *out, const struct aw_diff *d, bool verbose
 	}
 }
 
-/* The width names of appeared interfaces are wrapped to. */
+/* The width names of appeared interfaces are wrapped to, and the lines
+ * a family's names take at most without --verbose. */
 #define WRAP 100
+#define APPEARED_LINES 2
 
 /* What appeared, a wrapped line of names per family (without the
- * family, and without the probe when all are of one); verbose: a line
- * per object, as the kernel changes. */
+ * family, and without the probe when all are of one), at most
+ * APPEARED_LINES long, then how many more; verbose: a line per object,
+ * as the kernel changes. */
 static void text_appeared(FILE *out, const struct aw_diff *d, bool verbose)
 {
 	size_t total = 0;
@@ -1193,13 +1315,18 @@ static void text_appeared(FILE *out, const struct aw_diff *d, bool verbose)
 		char *head = plen ? cut(o->name, plen) : xstrdup(o->family);
 		size_t skip = plen ? plen + 1 : flen ? flen + 1 : 0;
 		int col = fprintf(out, "  %s %zu:", head, end - i);
-		int indent = col;
+		int indent = col, lines = 1;
 		for (size_t j = i; j < end; j++) {
 			const char *name = d->objects[j].name + skip;
 			int len = (int)strlen(name) + (j + 1 < end ? 1 : 0);
 			if (col + 1 + len > WRAP && col > indent) {
+				if (lines == APPEARED_LINES) {
+					fprintf(out, " and %zu more (--verbose)", end - j);
+					break;
+				}
 				fprintf(out, "\n%*s", indent, "");
 				col = indent;
+				lines++;
 			}
 			col += fprintf(out, " %s%s", name, j + 1 < end ? "," : "");
 		}

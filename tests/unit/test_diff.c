@@ -323,6 +323,16 @@ static char *text_of(const struct aw_diff *d, int format)
 	return buf;
 }
 
+static char *verbose_text_of(const struct aw_diff *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	aw_diff_text(f, d, "old.snap", "new.snap", true);
+	fclose(f);
+	return buf;
+}
+
 static void test_text_output(void **state)
 {
 	(void)state;
@@ -519,6 +529,31 @@ static const struct aw_diff_object *object(const struct aw_diff *d, const char *
 	return NULL;
 }
 
+/* A long value that is a set of names (a directory's files) changes as
+ * what moved, in the object's line; --verbose keeps both whole values.
+ * Short values and values that are no such sets stay as they are. */
+static void test_set_delta(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("obs.zzsized.o.moved.value = 1\n"
+		"obs.zzsized.o.whole = cgroup.procs cgroup.stat cpu.max cpu.weight memory.max "
+		"memory.low memory.high pids.max io.weight\n",
+		"obs.zzsized.o.moved.value = 2\n"
+		"obs.zzsized.o.whole = cgroup.procs cgroup.stat cpu.max cpu.weight memory.max "
+		"memory.low memory.peak pids.max io.weight pids.peak\n", NULL, 0, &d);
+	char *t = text_of(&d, 0);
+	assert_non_null(strstr(t, "  changed   obs.zzsized.o.whole: 9 -> 10: +memory.peak "
+				  "+pids.peak -memory.high -- of the probe itself\n"));
+	assert_non_null(strstr(t, "  changed   obs.zzsized.o.moved.value: 1 -> 2 -- "));
+	free(t);
+	t = verbose_text_of(&d);
+	assert_non_null(strstr(t, "obs.zzsized.o.whole: cgroup.procs cgroup.stat cpu.max cpu.weight "
+				  "memory.max memory.low memory.high pids.max io.weight -> "));
+	free(t);
+	aw_diff_free(&d);
+}
+
 /* Objects: an item's .object, else its name less the last component,
  * else the probe; .absent values and missing keys make an object appear
  * or vanish; ranks and order; one line per object. */
@@ -563,7 +598,7 @@ static void test_objects(void **state)
 		"5 kernel changes, 0 new failures (zzsized 3 + 1 appeared + 1 vanished); "
 		"0 items not comparable\n"
 		"kernel changes:\n"
-		"  changed   zzsized.o.flag: compat.flag: ENOSYS -> 0; accepted: ENOSYS -> 0; "
+		"  changed   zzsized.o.flag: compat.flag, accepted: ENOSYS -> 0; "
 		"mode: 0600 -> 0700 -- programs passing the flag fail, or start working\n"
 		"  vanished  zzsized.o.gone: mode (was 0644); value (was 1) -- a knob's mode\n"
 		"  changed   obs.zzsized.o.whole: a -> b -- of the probe itself\n"
@@ -685,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_varies_with_the_clock),
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
+		cmocka_unit_test(test_set_delta),
 		cmocka_unit_test(test_objects_environment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
