@@ -42,8 +42,11 @@
 				 .change = "follows the CPUs of the machine")
 
 static const struct aw_item initns_items[] = {
+	/* count and the knobs themselves are one object, "knobs": knobs
+	 * that moved into every namespace are one line in diff, beside the
+	 * count they changed. */
 	AW_OBS_ITEM("count", "net.* knobs the initial network namespace shows and a fresh one does not",
-		    .unit = "knobs", .change = "knobs moved between the machine and the namespaces "
+		    .unit = "knobs", .object = "knobs", .change = "knobs moved between the machine and the namespaces "
 					       "(see the .value items that appeared or vanished)"),
 	MEM("net.ipv4.tcp_mem", "pages of TCP socket memory (min, pressure, max), from free memory "
 	    "(tcp_init_mem())"),
@@ -55,7 +58,7 @@ static const struct aw_item initns_items[] = {
 	CPUS("net.core.flow_limit_cpu_bitmap", "a CPU mask"),
 	CPUS("net.core.rps_default_mask", "a CPU mask as wide as the CPUs"),
 	AW_OBS_ITEM("*.value", "a knob of the initial network namespace a fresh one lacks, as read "
-		    "there (tabs as spaces)",
+		    "there (tabs as spaces)", .object = "knobs",
 		    .change = "a machine-wide network default moved: every namespace's sockets see it"),
 	AW_ITEMS_END
 };
