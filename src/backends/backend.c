@@ -132,7 +132,10 @@ enum aw_fs_rc aw_fs_prepare(const struct aw_backend *b, const struct aw_fs_opts 
 
 	if ((*why = missing_parts(b)))
 		return AW_FS_SKIP;
-	enum aw_fs_rc rc = b->prepare(b, o, fs, why);
+	struct aw_fs_opts sized = *o;
+	if (sized.entries < AW_FS_ENTRIES_FLOOR)
+		sized.entries = AW_FS_ENTRIES_FLOOR;
+	enum aw_fs_rc rc = b->prepare(b, &sized, fs, why);
 	if (rc != AW_FS_OK) {
 		char *ignored = NULL;
 		aw_fs_release(fs, &ignored);
@@ -288,35 +291,82 @@ static char *first_line(const char *out)
 	return xasprintf("%.*s", (int)strcspn(out, "\n"), out);
 }
 
-enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_opts *o,
-			       struct aw_fs *fs, const struct aw_mkfs *m, char **why)
+/* The name of the run's image for this mkfs: the backend, and a hash of
+ * everything that decides what mkfs makes (its size, arguments and
+ * environment; the image's own path, the last argument, apart). */
+static char *template_name(const struct aw_backend *b, const struct aw_mkfs *m,
+			   const char *const *argv, size_t nargs)
 {
-	const char *const *mkfs_args = m->args;
-	const char *mount_data = m->mount_data;
-	char *image = xasprintf("%s/%s.img", o->base, b->name);
-	char *prog = aw_which(b->mkfs);
-	enum aw_fs_rc rc = AW_FS_ERROR;
-	char *mnt = NULL, *dev = NULL, *out = NULL, *work = NULL;
-	size_t nargs = 0;
-	int loopfd = -1, r;
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	char size[32];
+	snprintf(size, sizeof(size), "%llu", m->image_size);
+	const char *const parts[] = { size, NULL };
+	const char *const *lists[] = { parts, argv + 1, m->env };
+	size_t counts[] = { 1, nargs - 2, SIZE_MAX };
+	for (size_t l = 0; l < 3; l++)
+		for (size_t i = 0; lists[l] && i < counts[l] && lists[l][i]; i++)
+			for (const char *c = lists[l][i]; ; c++) {
+				h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+				if (!*c)
+					break;
+			}
+	return xasprintf("%s-%016llx.img", b->name, (unsigned long long)h);
+}
 
-	while (mkfs_args[nargs])
-		nargs++;
-	const char **argv = xcalloc(nargs + 3, sizeof(*argv));
-	argv[0] = prog;
-	for (size_t i = 0; i < nargs; i++)
-		argv[i + 1] = mkfs_args[i];
-	argv[nargs + 1] = image;
+/* Copy the run's image called name to path, a new file.  0, or -1 when
+ * there is none yet (or it cannot be read). */
+static int copy_template(int shared_dirfd, const char *name, const char *path)
+{
+	int in = openat(shared_dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	int out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int rc = out >= 0 ? aw_copy_sparse(out, in) : -1;
+	if (out >= 0 && close(out) != 0)
+		rc = -1;
+	if (rc != 0 && out >= 0)
+		unlink(path);
+	close(in);
+	return rc;
+}
 
-	if (!prog) {
-		*why = xasprintf("%s not found", b->mkfs);
-		rc = AW_FS_SKIP;
-		goto out;
+/* Keep a copy of the image mkfs just made as the run's, whole or not at
+ * all: written under a name of this process's, then renamed into place
+ * (two probes that made it at once both rename; either copy will do). */
+static void keep_template(int shared_dirfd, const char *name, const char *path)
+{
+	char *tmp = xasprintf("%s.%d.part", name, (int)getpid());
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+	int out = openat(shared_dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	bool kept = in >= 0 && out >= 0 && aw_copy_sparse(out, in) == 0;
+	if (out >= 0 && close(out) != 0)
+		kept = false;
+	if (!kept || renameat(shared_dirfd, tmp, shared_dirfd, name) != 0)
+		unlinkat(shared_dirfd, tmp, 0);
+	if (in >= 0)
+		close(in);
+	free(tmp);
+}
+
+/* The image at its path: a copy of the run's, else made by mkfs (and
+ * kept as the run's).  *copied says which. */
+static enum aw_fs_rc image(const struct aw_backend *b, const struct aw_fs_opts *o,
+			   const struct aw_mkfs *m, const char **argv, size_t nargs,
+			   const char *path, bool *copied, char **why)
+{
+	char *name = m->copies && o->shared_dirfd > 0 ? template_name(b, m, argv, nargs) : NULL;
+	int r;
+	*copied = name && copy_template(o->shared_dirfd, name, path) == 0;
+	if (*copied) {
+		free(name);
+		return AW_FS_OK;
 	}
-	if ((r = aw_make_image(image, m->image_size)) != 0) {
-		*why = xasprintf("creating the image %s: %s", image, strerror(-r));
-		goto out;
+	if ((r = aw_make_image(path, m->image_size)) != 0) {
+		*why = xasprintf("creating the image %s: %s", path, strerror(-r));
+		free(name);
+		return AW_FS_ERROR;
 	}
+	char *out = NULL;
 	int status = run_mkfs(argv, m->env, &out);
 	if (status != 0) {
 		char *cmd = join(argv), *line = first_line(out ? out : "");
@@ -324,17 +374,54 @@ enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_op
 				  : xasprintf("%s exited with status %d: %s", cmd, status, line);
 		free(cmd);
 		free(line);
+	} else if (name) {
+		keep_template(o->shared_dirfd, name, path);
+	}
+	free(out);
+	free(name);
+	return status == 0 ? AW_FS_OK : AW_FS_ERROR;
+}
+
+enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_opts *o,
+			       struct aw_fs *fs, const struct aw_mkfs *m, char **why)
+{
+	const char *const *mkfs_args = m->args;
+	char *path = xasprintf("%s/%s.img", o->base, b->name);
+	char *prog = aw_which(b->mkfs);
+	enum aw_fs_rc rc = AW_FS_ERROR;
+	char *mnt = NULL, *dev = NULL, *work = NULL, *mount_data = NULL;
+	size_t nargs = 0;
+	int loopfd = -1;
+	bool copied = false;
+
+	while (mkfs_args[nargs])
+		nargs++;
+	const char **argv = xcalloc(nargs + 3, sizeof(*argv));
+	argv[0] = prog;
+	for (size_t i = 0; i < nargs; i++)
+		argv[i + 1] = mkfs_args[i];
+	argv[nargs + 1] = path;
+
+	if (!prog) {
+		*why = xasprintf("%s not found", b->mkfs);
+		rc = AW_FS_SKIP;
 		goto out;
 	}
-	loopfd = aw_loop_attach(image, &dev, &fs->loop_nr[0], why);
+	if (image(b, o, m, argv, nargs + 2, path, &copied, why) != AW_FS_OK)
+		goto out;
+	loopfd = aw_loop_attach(path, &dev, &fs->loop_nr[0], why);
 	if (loopfd < 0) {
 		rc = aw_fs_refused(errno, "attaching a loop device", why);
 		goto out;
 	}
 	/* The device holds the file open; the name is not needed any more. */
-	unlink(image);
+	unlink(path);
 	if (!(mnt = aw_fs_subdir(o->base, b->name, why)))
 		goto out;
+	mount_data = copied && m->copy_mount_data
+		     ? (m->mount_data ? xasprintf("%s,%s", m->mount_data, m->copy_mount_data)
+				      : xstrdup(m->copy_mount_data))
+		     : m->mount_data ? xstrdup(m->mount_data) : NULL;
 	if (aw_fs_mount(fs, dev, mnt, b->fstype, MS_NOSUID | MS_NODEV, mount_data, why) != 0) {
 		char *what = xasprintf("mounting %s", b->fstype);
 		rc = aw_fs_refused(errno, what, why);
@@ -345,21 +432,22 @@ enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_op
 	if (!(work = aw_fs_subdir(mnt, "dir", why)) || aw_fs_open_dir(fs, work, why) != 0)
 		goto out;
 	char *cmd = join(argv);
-	fs->detail = xasprintf("%s; %s on %s, mounted at %s%s%s", cmd, b->fstype, dev, mnt,
-			       mount_data ? " -o " : "", mount_data ? mount_data : "");
+	fs->detail = xasprintf("%s%s; %s on %s, mounted at %s%s%s", copied ? "a copy of the run's " : "",
+			       cmd, b->fstype, dev, mnt, mount_data ? " -o " : "",
+			       mount_data ? mount_data : "");
 	free(cmd);
 	rc = AW_FS_OK;
 out:
 	if (loopfd >= 0)
 		close(loopfd); /* from here the mount holds the device, if any */
 	if (rc != AW_FS_OK)
-		unlink(image);
-	free(image);
+		unlink(path);
+	free(path);
 	free(prog);
 	free(argv);
 	free(mnt);
 	free(dev);
-	free(out);
 	free(work);
+	free(mount_data);
 	return rc;
 }

@@ -30,8 +30,15 @@ struct aw_fs_opts {
 	 * mount points (a probe's aw_tmpdir()). */
 	const char *base;
 	/* How many files the caller means to create: sizes images and
-	 * inode tables.  0: a small default. */
+	 * inode tables, for AW_FS_ENTRIES_FLOOR at least, so that every
+	 * family's image of a kind is the same and a run makes it once. */
 	unsigned long entries;
+	/* A directory the run's probes share (aw_run_dirfd()): a block
+	 * filesystem's image, fresh from mkfs, is kept there by the first
+	 * probe that makes it and copied by the others instead of running
+	 * mkfs again (3 mkfs of each kind in a run of every family).  0 or
+	 * less: none, each makes its own (a zeroed struct has none). */
+	int shared_dirfd;
 	/* The path backend: the directory to work in, an O_DIRECTORY
 	 * descriptor (aw_host_dirfd()), and how to name it in messages:
 	 * the user's label and the subdirectory's name (aw_host_dirname()). */
@@ -39,6 +46,10 @@ struct aw_fs_opts {
 	const char *host_label;
 	const char *host_dirname;
 };
+
+/* dirent's default: what vfs and fdio, which create a few files, are
+ * sized for too. */
+#define AW_FS_ENTRIES_FLOOR 10000UL
 
 struct aw_fs {
 	const struct aw_backend *backend;
@@ -130,6 +141,15 @@ struct aw_mkfs {
 	const char *const *args;
 	const char *const *env;
 	const char *mount_data;
+	/* A copy of an image fresh from mkfs with these args may stand for
+	 * a new mkfs (struct aw_fs_opts.shared_dirfd): the filesystem is the
+	 * same but for what mkfs draws at random.  Not for btrfs: copies
+	 * share the filesystem id, and the kernel takes two mounted at once
+	 * for devices of one filesystem. */
+	bool copies;
+	/* Mount options a copy needs besides mount_data: "nouuid" for XFS,
+	 * which refuses a second mount of one UUID.  NULL: none. */
+	const char *copy_mount_data;
 };
 enum aw_fs_rc aw_fs_mkfs_mount(const struct aw_backend *b, const struct aw_fs_opts *o,
 			       struct aw_fs *fs, const struct aw_mkfs *m, char **why);

@@ -85,7 +85,7 @@ enum aw_fs_rc aw_target_prepare(struct aw_ctx *ctx, unsigned long entries, struc
 	struct aw_fs_opts o = {
 		.base = aw_tmpdir(ctx), .entries = entries,
 		.host_dirfd = aw_host_dirfd(ctx), .host_label = t->label,
-		.host_dirname = aw_host_dirname(ctx),
+		.host_dirname = aw_host_dirname(ctx), .shared_dirfd = aw_run_dirfd(ctx),
 	};
 	return aw_fs_prepare(t->backend, &o, fs, why);
 }

@@ -9,7 +9,8 @@ static enum aw_fs_rc xfs_prepare(const struct aw_backend *b, const struct aw_fs_
 {
 	unsigned long long size = (512ULL << 20) + (unsigned long long)o->entries * 2048;
 	const char *const args[] = { "-q", "-f", "-K", "-i", "maxpct=50", NULL };
-	const struct aw_mkfs m = { .image_size = size, .args = args };
+	const struct aw_mkfs m = { .image_size = size, .args = args, .copies = true,
+				   .copy_mount_data = "nouuid" };
 	return aw_fs_mkfs_mount(b, o, fs, &m, why);
 }
 

@@ -20,6 +20,7 @@ struct aw_ctx {
 	struct aw_record *record; /* what was reported, shared by the probe's processes */
 	const struct aw_params *params; /* the family options of the run */
 	bool vm_guest;        /* the runner's aw_in_vm_guest(), for the whole run */
+	int run_dirfd;        /* aw_run_dirfd(): the run's shared directory, or -1 */
 };
 
 /* A new record for probe's items, in memory its forked children share,

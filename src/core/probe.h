@@ -273,6 +273,16 @@ const char *aw_param_text(const struct aw_ctx *ctx, const char *name);
 int aw_host_dirfd(const struct aw_ctx *ctx);
 const char *aw_host_dirname(const struct aw_ctx *ctx);
 
+/* A directory every probe of the run shares, or -1 where none could be
+ * made: a tmpfs that no mount table shows (made with fsopen() and
+ * fsmount(), attached nowhere), gone with the run, also when abiwatch is
+ * killed.  For what is costly to make and the same for every probe that
+ * makes it, never for what a probe changes: a filesystem image fresh
+ * from mkfs, which a probe copies instead of running mkfs again
+ * (backends/backend.h).  What a probe writes there it writes whole, under
+ * a name of its own, and renames into place. */
+int aw_run_dirfd(const struct aw_ctx *ctx);
+
 /* The probe's private scratch directory: a tmpfs of its own mount
  * namespace over /dev/shm (over /tmp where there is no /dev/shm), also
  * its $TMPDIR and working directory.  Host paths elsewhere stay visible. */

@@ -217,6 +217,11 @@ int aw_host_dirfd(const struct aw_ctx *ctx)
 	return ctx->host_dirfd;
 }
 
+int aw_run_dirfd(const struct aw_ctx *ctx)
+{
+	return ctx->run_dirfd;
+}
+
 const char *aw_host_dirname(const struct aw_ctx *ctx)
 {
 	return ctx->host_dirname;

@@ -60,6 +60,8 @@ static const char *scratch_dir = "/dev/shm";
 static const struct aw_params *run_params;
 /* aw_in_vm_guest(), asked once per run: every probe of it sees the same. */
 static bool run_in_guest;
+/* aw_run_dirfd(): the run's shared directory, or -1. */
+static int run_dirfd = -1;
 
 static char *upper(const char *s)
 {
@@ -192,7 +194,7 @@ static __attribute__((noreturn)) void run_probe(const struct aw_probe_ref *ref, 
 		.fd = result_fd, .tmpdir = scratch_dir, .data = probe->data,
 		.host_dirfd = hd->dirfd, .host_dirname = hd->name, .probe = probe,
 		.family = ref->family, .record = aw_record_new(probe), .params = run_params,
-		.vm_guest = run_in_guest,
+		.vm_guest = run_in_guest, .run_dirfd = run_dirfd,
 	};
 	memcpy(ctx.host_ns, host_ns, sizeof(ctx.host_ns));
 	aw_report_unmet_items(&ctx);
@@ -732,6 +734,31 @@ static size_t land_ended(struct schedule *s)
 	return landed;
 }
 
+/* The run's shared directory (aw_run_dirfd()): a tmpfs made and mounted
+ * with the new mount API but attached nowhere, so that no mount table,
+ * the host's or a probe's, shows it and nothing is left when its last
+ * descriptor goes.  It needs CAP_SYS_ADMIN and Linux 5.2; -1 otherwise,
+ * and each probe makes what it needs itself. */
+static int make_run_dir(void)
+{
+#if defined(SYS_fsopen) && defined(SYS_fsconfig) && defined(SYS_fsmount)
+	if (needs_userns())
+		return -1;
+	int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -1;
+	int mnt = -1;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0700", 0) == 0 &&
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	close(fs);
+	return mnt;
+#else
+	return -1;
+#endif
+}
+
 void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		   const struct aw_runner_opts *opts, struct aw_run *run)
 {
@@ -740,6 +767,7 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 	/* Here, so that every probe inherits the one answer. */
 	aw_i386_decide();
 	run_in_guest = aw_in_vm_guest();
+	run_dirfd = make_run_dir();
 	run->probes = xcalloc(n, sizeof(*run->probes));
 	run->nprobes = n;
 
@@ -757,4 +785,7 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 	}
 	free(s.done);
 	free(s.fl);
+	if (run_dirfd >= 0)
+		close(run_dirfd);
+	run_dirfd = -1;
 }

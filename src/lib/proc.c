@@ -290,6 +290,64 @@ char *aw_fd_path(int fd)
 	return xasprintf("/proc/self/fd/%d", fd);
 }
 
+#define SPARSE_BLOCK 65536
+
+static bool all_zero(const char *buf, size_t n)
+{
+	return n == 0 || (buf[0] == 0 && memcmp(buf, buf + 1, n - 1) == 0);
+}
+
+/* The data of in from off to end, but its blocks of zeros, into out. */
+static int copy_extent(int out, int in, off_t off, off_t end)
+{
+	char buf[SPARSE_BLOCK];
+	while (off < end) {
+		size_t want = end - off < SPARSE_BLOCK ? (size_t)(end - off) : SPARSE_BLOCK;
+		ssize_t r = pread(in, buf, want, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EIO;
+			return -1;
+		}
+		for (ssize_t done = 0; !all_zero(buf, (size_t)r) && done < r;) {
+			ssize_t w = pwrite(out, buf + done, (size_t)(r - done), off + done);
+			if (w < 0 && errno != EINTR)
+				return -1;
+			done += w > 0 ? w : 0;
+		}
+		off += r;
+	}
+	return 0;
+}
+
+int aw_copy_sparse(int out, int in)
+{
+	struct stat st;
+	if (fstat(in, &st) != 0)
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	off_t off = 0;
+	while (off < st.st_size) {
+		off_t data = lseek(in, off, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			break; /* a hole to the end */
+		if (data < 0)
+			data = off; /* no SEEK_DATA here: all of it is data */
+		off_t hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0)
+			hole = st.st_size;
+		if (copy_extent(out, in, data, hole) != 0)
+			return -1;
+		off = hole;
+	}
+	return ftruncate(out, st.st_size);
+}
+
 int aw_fd_copy(int out, int in, off_t off, size_t len)
 {
 	char buf[65536];

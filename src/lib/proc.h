@@ -82,6 +82,12 @@ char *aw_fd_path(int fd);
 
 /* Copy len bytes from in at offset off to out's current position. */
 int aw_fd_copy(int out, int in, off_t off, size_t len);
+/* Copy the whole of regular file in into out, an empty regular file, as
+ * a sparse file: what in holds as holes, and every 64 KiB block of it
+ * that is all zeros, stays a hole in out, which reads the same.  For
+ * filesystem images: mkfs writes megabytes of zeros (XFS's log), which
+ * then cost neither memory nor time in the copies.  0, or -1 with errno. */
+int aw_copy_sparse(int out, int in);
 
 /* The full path of the program name (malloc'd), or NULL: name itself
  * when it has a '/', else the first executable file of that name in

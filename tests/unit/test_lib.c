@@ -16,10 +16,12 @@
 #include "lib/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -423,6 +425,51 @@ static void test_cpus_usable(void **state)
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* A sparse copy reads as the original, and what was a hole or a block of
+ * zeros there is a hole in the copy: a 4 MiB file of 1 MiB of zeros, a
+ * hole, 64 KiB of data and a hole to the end takes one block's room. */
+static void test_copy_sparse(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/abiwatch-test-sparse-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *in_path = xasprintf("%s/in", tmpl), *out_path = xasprintf("%s/out", tmpl);
+	int in = open(in_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int out = open(out_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(in >= 0 && out >= 0);
+	static char zeros[1 << 20], data[65536];
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (char)(i % 251 + 1);
+	data[100] = 0;
+	assert_int_equal(pwrite(in, zeros, sizeof(zeros), 0), sizeof(zeros));
+	assert_int_equal(pwrite(in, data, sizeof(data), 2 << 20), sizeof(data));
+	assert_int_equal(ftruncate(in, 4 << 20), 0);
+	assert_int_equal(aw_copy_sparse(out, in), 0);
+	struct stat si, so;
+	assert_int_equal(fstat(in, &si), 0);
+	assert_int_equal(fstat(out, &so), 0);
+	assert_int_equal(so.st_size, si.st_size);
+	assert_true(so.st_blocks * 512 <= 2 * (long long)sizeof(data));
+	static char a[1 << 20], b[1 << 20];
+	for (off_t off = 0; off < si.st_size; off += sizeof(a)) {
+		assert_int_equal(pread(in, a, sizeof(a), off), sizeof(a));
+		assert_int_equal(pread(out, b, sizeof(b), off), sizeof(b));
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	/* Not a regular file: refused. */
+	int dir = open(tmpl, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_int_equal(aw_copy_sparse(out, dir), -1);
+	assert_int_equal(errno, EINVAL);
+	close(dir);
+	close(in);
+	close(out);
+	unlink(in_path);
+	unlink(out_path);
+	rmdir(tmpl);
+	free(in_path);
+	free(out_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_deadline_normalised),
 		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_cpus_usable),
+		cmocka_unit_test(test_copy_sparse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

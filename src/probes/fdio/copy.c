@@ -113,7 +113,7 @@ static void prepare(struct aw_ctx *ctx, size_t i, struct place *p)
 	p->src = -1;
 	/* tmpfs2 is the tmpfs backend again, in a base of its own. */
 	base = aw_fs_subdir(aw_tmpdir(ctx), fs_names[i], &why);
-	struct aw_fs_opts o = { .base = base, .host_dirfd = -1 };
+	struct aw_fs_opts o = { .base = base, .host_dirfd = -1, .shared_dirfd = aw_run_dirfd(ctx) };
 	enum aw_fs_rc rc = base ? aw_fs_prepare(backend_of(i), &o, &p->fs, &why) : AW_FS_ERROR;
 	free(base);
 	if (rc != AW_FS_OK) {
