@@ -88,8 +88,13 @@ int parse_format(const char *cmd, const char *arg, const char *const *offered,
 		 enum output_format *format);
 /* Seconds in (0, 86400] (--timeout).  0, or the usage status. */
 int parse_seconds(const char *cmd, const char *option, const char *arg, double *seconds);
-/* --jobs N, N in [1, 256] (matrix's guests, bisect's make -j).  0, or the
- * usage status. */
+/* A whole number of option in [min, max]; what it is for the message
+ * ("megabytes"): "--memory takes megabytes in [128, 65536], not 'x'".
+ * 0, or the usage status. */
+int parse_count(const char *cmd, const char *option, const char *arg, unsigned min,
+		unsigned max, const char *what, unsigned *value);
+/* --jobs N, N in [1, 256] (run's probes, matrix's guests, bisect's make
+ * -j).  0, or the usage status. */
 int parse_jobs(const char *cmd, const char *arg, unsigned *jobs);
 /* Fail before anything runs if path could not be written: its directory
  * must be writable, and the file if it exists.  what ("the snapshot", or

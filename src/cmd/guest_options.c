@@ -105,22 +105,10 @@ int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
 		return parse_seconds(cmd, "--timeout", arg, &vm->timeout_s);
 	case OPT_ACCEL:
 		return parse_accel(cmd, arg, &vm->accel);
-	case OPT_MEMORY: {
-		char *end;
-		long mb = strtol(arg, &end, 10);
-		if (*end || end == arg || mb < 128 || mb > 65536)
-			return usage_error(cmd, "--memory takes megabytes in [128, 65536], not '%s'", arg);
-		vm->memory_mb = (unsigned)mb;
-		return 0;
-	}
-	case OPT_CPUS: {
-		char *end;
-		long n = strtol(arg, &end, 10);
-		if (*end || end == arg || n < 1 || n > 64)
-			return usage_error(cmd, "--cpus takes a number in [1, 64], not '%s'", arg);
-		vm->cpus = (unsigned)n;
-		return 0;
-	}
+	case OPT_MEMORY:
+		return parse_count(cmd, "--memory", arg, 128, 65536, "megabytes", &vm->memory_mb);
+	case OPT_CPUS:
+		return parse_count(cmd, "--cpus", arg, 1, 64, "a number", &vm->cpus);
 	case OPT_QEMU:
 		vm->qemu = arg;
 		return 0;

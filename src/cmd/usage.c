@@ -118,13 +118,19 @@ int prepare_output_dir(const char *cmd, const char *dir)
 	return 0;
 }
 
-int parse_jobs(const char *cmd, const char *arg, unsigned *jobs)
+int parse_count(const char *cmd, const char *option, const char *arg, unsigned min,
+		unsigned max, const char *what, unsigned *value)
 {
 	char *end;
 	errno = 0;
 	long n = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || n < 1 || n > 256)
-		return usage_error(cmd, "--jobs takes a number in [1, 256], not '%s'", arg);
-	*jobs = (unsigned)n;
+	if (errno || *end || end == arg || n < (long)min || n > (long)max)
+		return usage_error(cmd, "%s takes %s in [%u, %u], not '%s'", option, what, min, max, arg);
+	*value = (unsigned)n;
 	return 0;
+}
+
+int parse_jobs(const char *cmd, const char *arg, unsigned *jobs)
+{
+	return parse_count(cmd, "--jobs", arg, 1, 256, "a number", jobs);
 }

@@ -297,20 +297,29 @@ static bool all_zero(const char *buf, size_t n)
 	return n == 0 || (buf[0] == 0 && memcmp(buf, buf + 1, n - 1) == 0);
 }
 
+/* pread() of up to want bytes, again on EINTR: how many, or -1 with
+ * errno (EIO for an end of file before off). */
+static ssize_t pread_some(int in, char *buf, size_t want, off_t off)
+{
+	for (;;) {
+		ssize_t r = pread(in, buf, want, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			errno = EIO;
+		return r > 0 ? r : -1;
+	}
+}
+
 /* The data of in from off to end, but its blocks of zeros, into out. */
 static int copy_extent(int out, int in, off_t off, off_t end)
 {
 	char buf[SPARSE_BLOCK];
 	while (off < end) {
 		size_t want = end - off < SPARSE_BLOCK ? (size_t)(end - off) : SPARSE_BLOCK;
-		ssize_t r = pread(in, buf, want, off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r == 0)
-				errno = EIO;
+		ssize_t r = pread_some(in, buf, want, off);
+		if (r < 0)
 			return -1;
-		}
 		for (ssize_t done = 0; !all_zero(buf, (size_t)r) && done < r;) {
 			ssize_t w = pwrite(out, buf + done, (size_t)(r - done), off + done);
 			if (w < 0 && errno != EINTR)
@@ -353,15 +362,8 @@ int aw_fd_copy(int out, int in, off_t off, size_t len)
 	char buf[65536];
 	while (len > 0) {
 		size_t want = len < sizeof(buf) ? len : sizeof(buf);
-		ssize_t r = pread(in, buf, want, off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r == 0)
-				errno = EIO;
-			return -1;
-		}
-		if (aw_write_all(out, buf, (size_t)r) != 0)
+		ssize_t r = pread_some(in, buf, want, off);
+		if (r < 0 || aw_write_all(out, buf, (size_t)r) != 0)
 			return -1;
 		off += r;
 		len -= (size_t)r;

@@ -38,6 +38,9 @@ one_line_error "unknown option" "$abiwatch" run --frobnicate
 one_line_error "missing value" "$abiwatch" run --timeout
 one_line_error "bad timeout" "$abiwatch" run --timeout abc
 one_line_error "zero timeout" "$abiwatch" run --timeout 0
+one_line_error "zero jobs" "$abiwatch" run --jobs 0
+one_line_error "jobs not a number" "$abiwatch" run -j two
+one_line_error "zero vCPUs" "$abiwatch" vm --cpus 0 --deb /nonexistent.deb
 one_line_error "bad format" "$abiwatch" run --format xml
 one_line_error "unknown glob" "$abiwatch" run mqueue no_such_probe
 one_line_error "list unknown glob" "$abiwatch" list no_such_probe
