@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "env.h"
+#include "runner.h"
 #include "i386.h"
 #include "lib/util.h"
 #include "lib/child.h"
@@ -202,6 +203,10 @@ void aw_env_collect(struct aw_env *env)
 	char *rtc = rtc_wakealarm();
 	aw_env_set(env, "rtc", rtc);
 	free(rtc);
+	/* A guest of abiwatch vm runs on a fresh boot where nothing was set;
+	 * a machine's global values may be its set-up's, not the kernel's
+	 * defaults (items that follow them declare .varies_with "setup"). */
+	aw_env_set(env, "setup", aw_in_vm_guest() ? "fresh boot" : "this machine's");
 	free(userns);
 	free(memory);
 	free(cpus);

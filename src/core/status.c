@@ -142,6 +142,8 @@ static const struct aw_cause causes[] = {
 	{ "vm", false, "env.vm.accel", "a VM", "", false },
 	{ "kconfig", false, "env.kernel.release", "the kernel's configuration file", "", false },
 	{ "rtc", false, "env.rtc", "an RTC with a wake alarm", "", false },
+	{ "setup", false, "env.setup",
+	  "the machine's set-up (sysctl.d, the kernel command line, what its init set)", "", true },
 };
 
 /* The table's entry for the len bytes at cause, or NULL. */

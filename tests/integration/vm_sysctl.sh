@@ -150,6 +150,23 @@ grep -qE '^  vm: [0-9]+ need a VM \(not on the new side\): .*obs\.cgroup\.v1\.' 
 	report ok "6.12 -> host: cgroup v1 items folded under the cause vm" ||
 	report bad "6.12 -> host: no 'vm:' cause line naming cgroup.v1 items"
 
+# A fresh boot against a running machine: no knob value is a kernel
+# change (the host's may be its set-up's: sysctl.d, its command line,
+# its init), they fold under the cause setup; a knob that came or went
+# still counts.
+grep -qx 'env.setup = fresh boot' "$s612" && grep -qx "env.setup = this machine's" "$host" &&
+	report ok "env.setup: a fresh boot in the guest, this machine's on the host" ||
+	report bad "env.setup: $(grep '^env.setup' "$s612" "$host")"
+# (dev.tty.legacy_tiocsti has an entry of its own: its default is
+# CONFIG_LEGACY_TIOCSTI's, which Debian's 6.12 and this host set apart.)
+values=$(grep -E '^ +changed +obs\.sysctl\.knob\.[^ ]*\.value: ' <(kernel_section "$diffhost") |
+	grep -v 'obs\.sysctl\.knob\.dev\.tty\.legacy_tiocsti\.value')
+[[ -z $values ]] && report ok "6.12 -> host: no knob value among the kernel changes but those the catalogue names" ||
+	report bad "6.12 -> host: knob values among the kernel changes: $values"
+grep -qE "^  setup: [0-9]+ follow the machine.s set-up .*: .*obs\.sysctl\.knob\." "$diffhost" &&
+	report ok "6.12 -> host: knob values folded under the cause setup" ||
+	report bad "6.12 -> host: no 'setup:' cause line naming knob values"
+
 # No write-back the host leaves undone by design is a kernel change.
 grep -qE '^ +[a-z]+ +(obs\.)?sysctl\.knob\.[^ ]*writeback' <(kernel_section "$diffhost") &&
 	report bad "6.12 -> host: a write-back among the kernel changes" ||

@@ -38,9 +38,12 @@
 #define VM_ONLY "only in an abiwatch vm guest: cgroups made or mounted are the whole machine's"
 
 static const struct aw_item v2_items[] = {
+	/* On a host the root is the machine's: a container's is what was
+	 * delegated to it (varies_with setup). */
 	AW_OBS_ITEM("controllers", "cgroup.controllers of the cgroup2 root: the controllers v2 offers",
+		    .varies_with = "setup",
 		    .change = "a controller came or went: limits set through it fail (ENOENT on its files)"),
-	AW_OBS_ITEM("root_files", "the files of the cgroup2 root, space-separated",
+	AW_OBS_ITEM("root_files", "the files of the cgroup2 root, space-separated", .varies_with = "setup",
 		    .change = "interface files of the root came or went"),
 	/* One object, the fresh child: outside a guest child_files is
 	 * skipped (cause vm) and no child.*.value is reported, which diff

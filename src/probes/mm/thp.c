@@ -25,6 +25,7 @@
 
 static const struct aw_item thp_items[] = {
 	AW_OBS_ITEM("mode", "the THP mode of /sys/kernel/mm/transparent_hugepage/enabled (always, madvise, never)",
+		    .varies_with = "setup",
 		    .change = "what an aligned anonymous mapping costs changes: with always it is backed by huge pages at first touch"),
 	AW_OBS_ITEM("anon64.pmd_multiple", "whether 64-bit anonymous mappings of 2 and 4 MiB come back PMD-aligned",
 		    .change = "aligned: 2 MiB-multiple mappings land on huge-page boundaries (efa7df3e3bb5), so a program mapping many such regions gets huge pages and less ASLR entropy; programs that counted on adjacent placement no longer get it"),

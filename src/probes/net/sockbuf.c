@@ -22,7 +22,7 @@
 
 #define SET_OBS(k, opt, what)                                                                     \
 	AW_OBS_ITEM(k "." opt ".default", what " " opt " of a new socket", .unit = "B",           \
-		    .object = k "." opt,                                                          \
+		    .object = k "." opt, .varies_with = "setup",                                  \
 		    .change = "programs that never set the buffer get another size: throughput and " \
 			      "how much a peer may queue change"),                               \
 	AW_OBS_ITEM(k "." opt ".set_1", what " " opt " read back after setting 1: the minimum", \
@@ -34,6 +34,7 @@
 			      "read back) are off by the new factor"),                           \
 	AW_OBS_ITEM(k "." opt ".set_1g", what " " opt " read back after setting 1 GiB: the "    \
 		    "doubled r/wmem_max clamp", .unit = "B", .object = k "." opt,                 \
+		    .varies_with = "setup",                                                       \
 		    .change = "the clamp of buffer requests moved")
 
 static const struct aw_item sockbuf_items[] = {

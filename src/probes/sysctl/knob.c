@@ -121,8 +121,12 @@ static const struct aw_item knob_items[] = {
 	AW_OBS_ITEM("*.mode", "the file's permission bits, in octal: the knob exists on this kernel",
 		    .change = "a knob that vanished fails every sysctl.conf line, runtime and program that sets it "
 			      "(ENOENT); one that appeared is a new interface; a new mode changes who may set it"),
+	/* A running machine's values may be its set-up's (sysctl.d, the
+	 * command line, its init; namespaced knobs too, where a new
+	 * namespace copies the initial one's): compared between fresh boots
+	 * or runs of one machine, not across. */
 	AW_OBS_ITEM("*.value", "the value as read, tabs as spaces, without the last newline (unobserved: why not read)",
-		    .change = KNOB_CHANGE_VALUE),
+		    .change = KNOB_CHANGE_VALUE, .varies_with = "setup"),
 	AW_OBS_ITEM("*.writeback",
 		    "writing the value just read back, in a namespace of the probe's own (in an abiwatch vm guest, "
 		    "any knob): accepted, or the errno",
