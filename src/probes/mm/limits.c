@@ -42,6 +42,7 @@
 
 static const struct aw_item limits_items[] = {
 	AW_OBS_ITEM("mmap_min_addr", "vm.mmap_min_addr: the lowest address an unprivileged mmap may use", .unit = "B",
+		    .varies_with = "setup", /* a global knob a machine may set */
 		    .change = "programs that map low addresses (DOS emulators, WINE) need CAP_SYS_RAWIO from a different address"),
 	AW_OBS_ITEM("hint_floor", "where an mmap with the hint 0x1000 lands: the effective floor, LSM's included",
 		    .change = "low address hints are raised to a different floor"),

@@ -41,8 +41,10 @@ static const struct aw_item tcp_items[] = {
 		    "buffer: sizeof the kernel's struct tcp_info", .unit = "B",
 		    .change = "the struct grew (fields appended): programs reading new fields must check "
 			      "the length; a shrink would break readers of the last fields"),
+	/* A new namespace starts from the initial one's default, which a
+	 * machine's set-up may have chosen (net.ipv4.tcp_congestion_control). */
 	AW_OBS_ITEM("congestion", "TCP_CONGESTION of a new socket: the default congestion control",
-		    .change = "connections use another algorithm by default: throughput and fairness change"),
+		    .varies_with = "setup", .change = "connections use another algorithm by default: throughput and fairness change"),
 	AW_OBS_ITEM("nodelay.default", "TCP_NODELAY of a new socket"),
 	AW_OBS_ITEM("cork.default", "TCP_CORK of a new socket"),
 	AW_OBS_ITEM("zerocopy.tcp", "setsockopt(SO_ZEROCOPY, 1) on a TCP socket (4.14)",
