@@ -1254,17 +1254,108 @@ static void text_object(FILE *out, const struct aw_diff *d, const struct aw_diff
 	}
 }
 
+/* ---- sibling probes: one line for the same change on each ---- */
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The probe part of an object's name, without the family ("btrfs" of
+ * "vfs.btrfs.flink_unprivileged"): its length, and where the rest starts. */
+static size_t probe_part(const struct aw_diff_object *o, const char **rest)
+{
+	const char *p = o->name + strlen(o->family) + (o->name[strlen(o->family)] == '.');
+	size_t n = strcspn(p, ".");
+	*rest = p + n;
+	return n;
+}
+
+/* Whether b is the object a on another probe of the family that changed
+ * alike: the probes of one table (vfs.btrfs and vfs.ext4, one per
+ * filesystem) or of twin tables (surface.syscalls and syscalls32), the
+ * same rest of the name, and change for change the same item, kind,
+ * values and meaning. */
+static bool alike_on_sibling(const struct aw_diff *d, const struct aw_diff_object *a,
+			     const struct aw_diff_object *b)
+{
+	const char *ra, *rb;
+	size_t pa = probe_part(a, &ra), pb = probe_part(b, &rb);
+	if (strcmp(a->family, b->family) != 0 || a->rank != b->rank || a->n != b->n ||
+	    strcmp(ra, rb) != 0 || (pa == pb && strncmp(ra - pa, rb - pb, pa) == 0))
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct aw_diff_change *x = &d->changes[a->changes[i]];
+		const struct aw_diff_change *y = &d->changes[b->changes[i]];
+		if (x->kind != y->kind || strcmp(item_in_object(x), item_in_object(y)) != 0 ||
+		    !same_text(x->old_value, y->old_value) || !same_text(x->new_value, y->new_value) ||
+		    !same_text(x->meaning, y->meaning))
+			return false;
+	}
+	return true;
+}
+
+/* a's line with its probe named as the set of probes that changed alike:
+ * "obs.vfs.{btrfs,ext4,xfs}.flink_unprivileged: ENOENT -> ok". */
+static char *alike_line(const struct aw_diff *d, const struct aw_diff_object *a,
+			const size_t *alike, size_t nalike)
+{
+	char *line = aw_diff_object_line(d, a);
+	const char *rest;
+	size_t plen = probe_part(a, &rest);
+	char *set = xasprintf("%.*s", (int)plen, rest - plen);
+	for (size_t k = 0; k < nalike; k++) {
+		const struct aw_diff_object *b = &d->objects[alike[k]];
+		const char *rb;
+		size_t pb = probe_part(b, &rb);
+		char *t = xasprintf("%s,%.*s", set, (int)pb, rb - pb);
+		free(set);
+		set = t;
+	}
+	/* The first "FAMILY.PROBE" of the line ends where the name goes on. */
+	char *where = xasprintf("%.*s", (int)(rest - a->name), a->name), *at = line;
+	size_t wlen = strlen(where);
+	while ((at = strstr(at, where)) && at[wlen] != '.' && at[wlen] != ':' && at[wlen] != ' ')
+		at += wlen;
+	char *out = at ? xasprintf("%.*s%.*s{%s}%s", (int)(at - line), line,
+				   (int)(wlen - plen), where, set, at + wlen)
+		       : xstrdup(line);
+	free(where);
+	free(set);
+	free(line);
+	return out;
+}
+
+/* The kernel changes, ranked, an object a line; without --verbose the
+ * same change on sibling probes shares the first one's line. */
 static void text_kernel_changes(FILE *out, const struct aw_diff *d, bool verbose)
 {
 	bool header = false;
+	bool *shown = xcalloc(d->nobjects + 1, sizeof(*shown));
+	size_t *alike = xcalloc(d->nobjects + 1, sizeof(*alike));
 	for (size_t i = 0; i < d->nobjects; i++) {
-		if (d->objects[i].rank == AW_RANK_APPEARED)
+		const struct aw_diff_object *o = &d->objects[i];
+		if (o->rank == AW_RANK_APPEARED || shown[i])
 			continue;
 		if (!header)
 			fputs("kernel changes:\n", out);
 		header = true;
-		text_object(out, d, &d->objects[i], verbose);
+		size_t nalike = 0;
+		for (size_t j = i + 1; !verbose && j < d->nobjects; j++)
+			if (!shown[j] && alike_on_sibling(d, o, &d->objects[j]))
+				alike[nalike++] = j;
+		if (!nalike) {
+			text_object(out, d, o, verbose);
+			continue;
+		}
+		char *line = alike_line(d, o, alike, nalike);
+		fprintf(out, "  %s\n", line);
+		free(line);
+		for (size_t k = 0; k < nalike; k++)
+			shown[alike[k]] = true;
 	}
+	free(shown);
+	free(alike);
 }
 
 /* The width names of appeared interfaces are wrapped to, and the lines

@@ -529,6 +529,32 @@ static const struct aw_diff_object *object(const struct aw_diff *d, const char *
 	return NULL;
 }
 
+/* The same change of the same item on sibling probes (one per
+ * filesystem) is one line, the probes as a set; another value is a line
+ * of its own; --verbose keeps every object apart. */
+static void test_alike_on_siblings(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("obs.zzsized.o.other.count = 1\nobs.zzsized.o.thing.count = 1\n"
+		"obs.zzsized.p.other.count = 1\nobs.zzsized.p.thing.count = 1\n",
+		"obs.zzsized.o.other.count = 2\nobs.zzsized.o.thing.count = 2\n"
+		"obs.zzsized.p.other.count = 3\nobs.zzsized.p.thing.count = 2\n", NULL, 0, &d);
+	assert_int_equal(d.nobjects, 4);
+	char *t = text_of(&d, 0);
+	assert_non_null(strstr(t, "\n  changed   obs.zzsized.{o,p}.thing.count: 1 -> 2\n"));
+	assert_non_null(strstr(t, "\n  changed   obs.zzsized.o.other.count: 1 -> 2\n"));
+	assert_non_null(strstr(t, "\n  changed   obs.zzsized.p.other.count: 1 -> 3\n"));
+	assert_null(strstr(t, "obs.zzsized.p.thing.count"));
+	assert_non_null(strstr(t, "4 kernel changes"));
+	free(t);
+	t = verbose_text_of(&d);
+	assert_non_null(strstr(t, "\n  changed   obs.zzsized.p.thing.count: 1 -> 2\n"));
+	assert_null(strstr(t, "{"));
+	free(t);
+	aw_diff_free(&d);
+}
+
 /* A long value that is a set of names (a directory's files) changes as
  * what moved, in the object's line; --verbose keeps both whole values.
  * Short values and values that are no such sets stay as they are. */
@@ -721,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_set_delta),
+		cmocka_unit_test(test_alike_on_siblings),
 		cmocka_unit_test(test_objects_environment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
