@@ -200,34 +200,43 @@ static void test_item_needs_guest(void **state)
 
 /* ---- several probes at a time ---- */
 
-/* How many of the probes below run now: shared memory the test maps
- * before the run, which every probe's process inherits. */
-static volatile int *running_now;
+/* What the probes below share: memory the test maps before the run,
+ * which every probe's process inherits.  running: how many run now;
+ * arrivals: how many side-by-side probes have started, ever. */
+struct meeting {
+	int running, arrivals;
+};
+static struct meeting *meeting;
 
-/* A probe that waits (at most 5 s) until another runs beside it. */
+/* A probe that waits (at most 5 s) until the other of its pair has
+ * started: the first two to arrive are a pair, the next two another.
+ * arrivals only grows, so neither can miss the other, however short its
+ * stay; one at a time, the first of a pair waits in vain. */
 static void side_by_side_run(struct aw_ctx *ctx)
 {
-	__atomic_add_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&meeting->running, 1, __ATOMIC_SEQ_CST);
+	int ticket = __atomic_add_fetch(&meeting->arrivals, 1, __ATOMIC_SEQ_CST);
+	int pair_end = (ticket + 1) / 2 * 2;
 	bool met = false;
 	for (int i = 0; i < 500 && !met; i++) {
-		met = __atomic_load_n(running_now, __ATOMIC_SEQ_CST) >= 2;
-		usleep(10000);
+		met = __atomic_load_n(&meeting->arrivals, __ATOMIC_SEQ_CST) >= pair_end;
+		if (!met)
+			usleep(10000);
 	}
-	aw_expect(ctx, "met", met, "no other probe ran beside it within 5 s");
-	__atomic_sub_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+	aw_expect(ctx, "met", met, "the other of its pair did not start within 5 s");
+	__atomic_sub_fetch(&meeting->running, 1, __ATOMIC_SEQ_CST);
 }
 
-/* A probe that must run alone: nothing of the others for 0.2 s. */
 static void lonely_run(struct aw_ctx *ctx)
 {
-	int most = __atomic_add_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+	int most = __atomic_add_fetch(&meeting->running, 1, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < 20; i++) {
-		int now = __atomic_load_n(running_now, __ATOMIC_SEQ_CST);
+		int now = __atomic_load_n(&meeting->running, __ATOMIC_SEQ_CST);
 		most = now > most ? now : most;
 		usleep(10000);
 	}
 	aw_expect(ctx, "met", most == 1, "%d probes ran beside it", most - 1);
-	__atomic_sub_fetch(running_now, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&meeting->running, 1, __ATOMIC_SEQ_CST);
 }
 
 static const struct aw_item meet_items[] = {
@@ -261,9 +270,9 @@ static void note_order(const struct aw_probe_result *r, void *arg)
 static void test_jobs_side_by_side_and_alone(void **state)
 {
 	(void)state;
-	running_now = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			   -1, 0);
-	assert_true(running_now != MAP_FAILED);
+	meeting = mmap(NULL, sizeof(*meeting), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+	assert_true(meeting != MAP_FAILED);
 	struct aw_probe_ref refs[6];
 	for (size_t i = 0; i < 6; i++)
 		refs[i] = (struct aw_probe_ref){ &jobs_family, &jobs_probes[i] };
@@ -277,9 +286,10 @@ static void test_jobs_side_by_side_and_alone(void **state)
 			fail_msg("%s: %s", jobs_probes[i].name, run.probes[i].items[0].text);
 	}
 	assert_string_equal(order, "a b lonely c d late ");
-	assert_int_equal(*running_now, 0);
+	assert_int_equal(meeting->running, 0);
+	assert_int_equal(meeting->arrivals, 4);
 	aw_run_free(&run);
-	munmap((void *)running_now, sizeof(int));
+	munmap(meeting, sizeof(*meeting));
 }
 
 int main(void)
