@@ -10,7 +10,7 @@
 #
 # each with SIGKILL and SIGTERM to abiwatch, SIGINT to its process group
 # (a terminal's ^C), and a timeout: the runner's deadline (--timeout, or
-# fuse_hang's own 2 s) or the VM's (--timeout of abiwatch vm).  The mkfs
+# fuse_hang's own 5 s) or the VM's (--timeout of abiwatch vm).  The mkfs
 # and loop moments are held open with strace, which delays the second
 # ioctl(2) of each process of the run by KILL_PHASE_HOLD_S (default 1.5;
 # twice that in the timeout round): mkfs's early BLKGETSIZE64 and the
@@ -195,7 +195,7 @@ deadline_round() { # phase how try tries
 	if [[ $how == timeout ]]; then
 		case $phase in
 		mkfs|loop) t=$(timeout_deadline "$phase") hold=$(timeout_hold) ;;
-		fuse) t= ;;          # fuse_hang's own timeout, 2 s
+		fuse) t= ;;          # fuse_hang's own timeout, 5 s
 		vm) t=2 ;;           # from QEMU's start: mid-boot under TCG
 		esac
 	fi
