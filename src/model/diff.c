@@ -1358,10 +1358,10 @@ static void text_kernel_changes(FILE *out, const struct aw_diff *d, bool verbose
 	free(alike);
 }
 
-/* The width names of appeared interfaces are wrapped to, and the lines
- * a family's names take at most without --verbose. */
+/* The width of a line of names of appeared interfaces, and how many
+ * lines a family's names take at most without --verbose. */
 #define WRAP 100
-#define APPEARED_LINES 2
+#define APPEARED_LINES 1
 
 /* What appeared, a wrapped line of names per family (without the
  * family, and without the probe when all are of one), at most
