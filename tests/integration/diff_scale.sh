@@ -108,6 +108,18 @@ n=$(jq '[.changes[] | select(.cause == "vm" and (.name | endswith(".writeback"))
 ((n > 200)) && ok "6.12 -> host: $n write-backs of global knobs folded under the cause vm" || bad "only $n write-backs under vm"
 jq -e '[.objects[] | select(.object | startswith("cgroup.v2.child"))] | length == 0' "$work/dh.json" >/dev/null &&
 	ok "6.12 -> host: the fresh child cgroup a host never makes is no kernel change" || bad "cgroup.v2.child among the kernel changes"
+# The environment's doing, folded under its cause, never a kernel change:
+# the initial network namespace only a guest reads (vm), the machine's
+# settings against a fresh boot (setup: knob values but the catalogue's
+# own, the default congestion control, socket buffer clamps, the THP mode,
+# a container's cgroup root), the backlogs a guest without the diag
+# modules could not read.  (A knob that came or went is the kernel's.)
+env_effects=$(jq -r '.objects[] | select(.shape == "changed") | .changes[] | select(test("^obs\\.net\\.initns\\.|^(obs|unobserved)\\.net\\.listen\\.backlog|^obs\\.net\\.tcp\\.congestion$|^obs\\.net\\.sockbuf\\..*\\.(default|set_1g)$|^obs\\.mm\\.thp\\.mode$|^obs\\.cgroup\\.v2\\.(controllers|root_files)$|^obs\\.sysctl\\.knob\\..*\\.value$")) |
+	select(. != "obs.sysctl.knob.dev.tty.legacy_tiocsti.value")' "$work/dh.json")
+[[ -z $env_effects ]] && ok "6.12 -> host: no setting, guest-only probe or missing module among the kernel changes" ||
+	bad "6.12 -> host: environment effects among the kernel changes: $(echo $env_effects | cut -c1-300)"
+jq -e '[.changes[] | select(.cause == "setup")] | length > 10' "$work/dh.json" >/dev/null &&
+	ok "6.12 -> host: the machine's settings folded under the cause setup" || bad "no change of cause setup"
 jq -e '[.objects[] | select(.object == "sysctl.kconfig")] | length == 1' "$work/dh.json" >/dev/null &&
 	ok "6.12 -> host: the configurations compared (the host has /proc/config.gz)" || bad "kconfig"
 
