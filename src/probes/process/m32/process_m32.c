@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/wait.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/syscall.h>
@@ -112,6 +113,13 @@ int main(int argc, char **argv)
 		uname_items();
 		altstack_items();
 		setsig("setsig_rt", "setsig_rt_fields", SIGRTMIN + 8);
+		/* "traced": the 64-bit tracer is this process's child (forked
+		 * before the exec) and ends once it has reported; its SIGCHLD,
+		 * CLD_EXITED, must not be taken for F_SETSIG's (SI_SIGIO): it
+		 * is waited for first, while SIGCHLD is still discarded. */
+		if (argc >= 3 && strcmp(argv[2], "traced") == 0)
+			while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+				;
 		setsig("setsig_sigchld", NULL, SIGCHLD);
 		return 0;
 	}
