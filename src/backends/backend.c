@@ -313,19 +313,19 @@ static char *template_name(const struct aw_backend *b, const struct aw_mkfs *m,
 	return xasprintf("%s-%016llx.img", b->name, (unsigned long long)h);
 }
 
-/* Copy the run's image called name to path, a new file.  0, or -1 when
- * there is none yet (or it cannot be read). */
-static int copy_template(int shared_dirfd, const char *name, const char *path)
+/* Copy the regular file from (in fromdir) to to (in todir), a new file,
+ * sparse: 0, or -1 with nothing left at to. */
+static int copy_sparse_at(int fromdir, const char *from, int todir, const char *to)
 {
-	int in = openat(shared_dirfd, name, O_RDONLY | O_CLOEXEC);
+	int in = openat(fromdir, from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -1;
-	int out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int out = openat(todir, to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	int rc = out >= 0 ? aw_copy_sparse(out, in) : -1;
 	if (out >= 0 && close(out) != 0)
 		rc = -1;
 	if (rc != 0 && out >= 0)
-		unlink(path);
+		unlinkat(todir, to, 0);
 	close(in);
 	return rc;
 }
@@ -336,15 +336,9 @@ static int copy_template(int shared_dirfd, const char *name, const char *path)
 static void keep_template(int shared_dirfd, const char *name, const char *path)
 {
 	char *tmp = xasprintf("%s.%d.part", name, (int)getpid());
-	int in = open(path, O_RDONLY | O_CLOEXEC);
-	int out = openat(shared_dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	bool kept = in >= 0 && out >= 0 && aw_copy_sparse(out, in) == 0;
-	if (out >= 0 && close(out) != 0)
-		kept = false;
-	if (!kept || renameat(shared_dirfd, tmp, shared_dirfd, name) != 0)
+	if (copy_sparse_at(AT_FDCWD, path, shared_dirfd, tmp) == 0 &&
+	    renameat(shared_dirfd, tmp, shared_dirfd, name) != 0)
 		unlinkat(shared_dirfd, tmp, 0);
-	if (in >= 0)
-		close(in);
 	free(tmp);
 }
 
@@ -356,7 +350,8 @@ static enum aw_fs_rc image(const struct aw_backend *b, const struct aw_fs_opts *
 {
 	char *name = m->copies && o->shared_dirfd > 0 ? template_name(b, m, argv, nargs) : NULL;
 	int r;
-	*copied = name && copy_template(o->shared_dirfd, name, path) == 0;
+	/* A copy of the run's image, when a probe before made it. */
+	*copied = name && copy_sparse_at(o->shared_dirfd, name, AT_FDCWD, path) == 0;
 	if (*copied) {
 		free(name);
 		return AW_FS_OK;

@@ -1067,14 +1067,24 @@ static char *change_detail(const struct aw_diff_change *c, size_t max)
 	return s;
 }
 
-char *aw_diff_change_line(const struct aw_diff_change *c)
+/* What goes between an item's name and its values. */
+static const char *detail_sep(const struct aw_diff_change *c)
 {
-	char *detail = change_detail(c, 0);
-	const char *sep = c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
-	char *s = xasprintf("%-9s %s%s%s%s%s", aw_diff_kind_name(c->kind), c->name, sep, detail,
-			    c->meaning ? " -- " : "", c->meaning ? c->meaning : "");
+	return c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
+}
+
+/* A change's line with its values as detail (freed here). */
+static char *change_line_of(const struct aw_diff_change *c, char *detail)
+{
+	char *s = xasprintf("%-9s %s%s%s%s%s", aw_diff_kind_name(c->kind), c->name, detail_sep(c),
+			    detail, c->meaning ? " -- " : "", c->meaning ? c->meaning : "");
 	free(detail);
 	return s;
+}
+
+char *aw_diff_change_line(const struct aw_diff_change *c)
+{
+	return change_line_of(c, change_detail(c, 0));
 }
 
 const char *aw_diff_object_kind(const struct aw_diff *d, const struct aw_diff_object *o)
@@ -1172,13 +1182,7 @@ char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *
 {
 	if (o->n == 1) {
 		const struct aw_diff_change *c = &d->changes[o->changes[0]];
-		char *delta = c->kind == AW_DIFF_CHANGED ? set_delta(c->old_value, c->new_value) : NULL;
-		if (!delta)
-			return aw_diff_change_line(c);
-		char *s = xasprintf("%-9s %s: %s%s%s", aw_diff_kind_name(c->kind), c->name, delta,
-				    c->meaning ? " -- " : "", c->meaning ? c->meaning : "");
-		free(delta);
-		return s;
+		return change_line_of(c, line_detail(c, 0));
 	}
 	/* Items whose values moved alike share one part: "a, b, c: 0 ->
 	 * EADDRINUSE", the first DELTA_SHOWN of them named. */
@@ -1186,9 +1190,8 @@ char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *
 	size_t *first = xcalloc(o->n, sizeof(*first)); /* the part each joins */
 	for (size_t i = 0; i < o->n; i++) {
 		const struct aw_diff_change *c = &d->changes[o->changes[i]];
-		const char *sep = c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
 		char *detail = line_detail(c, PART_MAX);
-		details[i] = xasprintf("%s%s", sep, detail);
+		details[i] = xasprintf("%s%s", detail_sep(c), detail);
 		free(detail);
 		first[i] = i;
 		for (size_t j = 0; j < i; j++)

@@ -287,13 +287,15 @@ static char **wanted_modules(const struct aw_vm_opts *o, size_t *n)
 	/* What the probes' calls load on demand (struct aw_needs.modules). */
 	const struct aw_family *const *fams;
 	size_t nfam = aw_families(&fams);
-	for (size_t f = 0; f < nfam; f++)
-		for (const struct aw_probe *const *t = fams[f]->tables; *t; t++)
-			for (const struct aw_probe *p = *t; p->name; p++)
-				for (const char *const *m = p->needs.modules; m && *m; m++) {
-					w = xgrow(w, *n, sizeof(*w));
-					w[(*n)++] = xstrdup(*m);
-				}
+	for (size_t f = 0; f < nfam; f++) {
+		const struct aw_probe *const *probes;
+		size_t np = aw_family_probes(fams[f], &probes);
+		for (size_t i = 0; i < np; i++)
+			for (const char *const *m = probes[i]->needs.modules; m && *m; m++) {
+				w = xgrow(w, *n, sizeof(*w));
+				w[(*n)++] = xstrdup(*m);
+			}
+	}
 	for (size_t i = 0; i < o->nextra_modules; i++) {
 		w = xgrow(w, *n, sizeof(*w));
 		w[(*n)++] = xstrdup(o->extra_modules[i]);
