@@ -82,7 +82,9 @@ build/static/abiwatch: $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
-build/vm/abiwatch-init: $(VMINIT_SRCS)
+# What /init links of lib/: files that need no library (lib/pace.c).
+VMINIT_SHARED := src/lib/pace.c
+build/vm/abiwatch-init: $(VMINIT_SRCS) $(VMINIT_SHARED)
 	@mkdir -p $(dir $@)
 	$(CC) $(VMINIT_CFLAGS) -MMD -MP -MF $@.d -o $@ $(filter %.c,$^)
 

@@ -55,7 +55,8 @@ const char aw_guest_options_help[] =
 
 void aw_guest_opts_init(struct aw_vm_opts *vm)
 {
-	*vm = (struct aw_vm_opts){ .timeout_s = AW_VM_DEFAULT_TIMEOUT_S, .accel = "auto",
+	*vm = (struct aw_vm_opts){ .timeout_s = AW_VM_DEFAULT_TIMEOUT_S, .timeout_stretches = true,
+				   .accel = "auto",
 				   .memory_mb = AW_VM_DEFAULT_MEMORY_MB,
 				   .qemu = "qemu-system-x86_64" };
 }
@@ -102,6 +103,7 @@ int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
 	char *checked, *err = NULL;
 	switch (opt) {
 	case OPT_TIMEOUT:
+		vm->timeout_stretches = false;
 		return parse_seconds(cmd, "--timeout", arg, &vm->timeout_s);
 	case OPT_ACCEL:
 		return parse_accel(cmd, arg, &vm->accel);

@@ -203,7 +203,7 @@ void probes_execute(const struct probe_options *po, const struct aw_probe_ref *r
 {
 	struct aw_ktap ktap;
 	struct aw_runner_opts opts = { .timeout_s = po->timeout_s, .jobs = po->jobs,
-				       .params = &po->params };
+				       .budget_s = aw_guest_budget(), .params = &po->params };
 	if (ktap_out) {
 		aw_ktap_begin(&ktap, ktap_out, refs, nrefs);
 		opts.probe_done = stream_ktap;

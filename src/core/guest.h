@@ -24,4 +24,18 @@
 #define AW_GUEST_GETRANDOM_ENV "ABIWATCH_GUEST_GETRANDOM"
 #define AW_GUEST_GETRANDOM_READY_ENV "ABIWATCH_GUEST_GETRANDOM_READY"
 
+/* The pace (lib/pace.h: seconds for its unit of work) of an idle abiwatch
+ * vm guest, TCG with one vCPU, on the machine the probes' timeouts were
+ * tuned on: what the guest's init, the host's VM step and the runner
+ * measure slowness against.  No deadline stretches by more than
+ * AW_SLOWNESS_MAX, so that a hang still ends. */
+#define AW_PACE_IDLE_GUEST_S 0.030
+#define AW_SLOWNESS_MAX 20.0
+
+/* The seconds the guest's run has before its /init must send what there
+ * is (the host's deadline, less what sending takes): the runner settles
+ * what has not ended by then as starved (cause load) and writes the
+ * snapshot, so that a slow guest sends every probe that finished. */
+#define AW_GUEST_BUDGET_ENV "ABIWATCH_GUEST_BUDGET"
+
 #endif

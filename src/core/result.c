@@ -92,6 +92,12 @@ static void probe_result_free(struct aw_probe_result *r)
 	free(r->reason);
 }
 
+void aw_probe_result_reset(struct aw_probe_result *r, const struct aw_probe_ref *ref)
+{
+	probe_result_free(r);
+	aw_probe_result_init(r, ref);
+}
+
 void aw_run_free(struct aw_run *run)
 {
 	for (size_t i = 0; i < run->nprobes; i++)

@@ -53,6 +53,9 @@ struct aw_run {
 };
 
 void aw_probe_result_init(struct aw_probe_result *r, const struct aw_probe_ref *ref);
+/* Forget everything reported (a first try, to run the probe again); ref
+ * may not point into r. */
+void aw_probe_result_reset(struct aw_probe_result *r, const struct aw_probe_ref *ref);
 /* The result of the item the probe reports as name: a specific item's
  * slot, or the one of a name a pattern item covers (made at its first
  * report).  NULL for a name no item declares.  The pointer is good until

@@ -19,6 +19,7 @@
 #include "protocol.h"
 #include "status.h"
 #include "stuck.h"
+#include "load.h"
 #include "lib/util.h"
 #include "lib/caps.h"
 #include "lib/mountinfo.h"
@@ -62,6 +63,14 @@ static const struct aw_params *run_params;
 static bool run_in_guest;
 /* aw_run_dirfd(): the run's shared directory, or -1. */
 static int run_dirfd = -1;
+/* How much slower than an idle guest the machine was as the run began:
+ * every declared timeout stretches by it (core/load.h). */
+static double run_slowness = 1;
+/* When the run's time is up (aw_now()), from opts->budget_s. */
+static double run_end = INFINITY;
+static double run_begin;
+/* A second try has this many times the first one's time. */
+#define RETRY_STRETCH 2.0
 
 static char *upper(const char *s)
 {
@@ -117,6 +126,16 @@ bool aw_in_vm_guest(void)
 	bool booted_so = aw_cmdline_has(cmdline, len, AW_GUEST_RDINIT);
 	free(cmdline);
 	return booted_so;
+}
+
+double aw_guest_budget(void)
+{
+	const char *budget = getenv(AW_GUEST_BUDGET_ENV);
+	if (!budget || !aw_in_vm_guest())
+		return 0;
+	char *end;
+	double b = strtod(budget, &end);
+	return end != budget && *end == '\0' && b > 0 ? b : 0;
 }
 
 /* Why this probe cannot run here, or NULL when everything it needs is. */
@@ -478,6 +497,15 @@ struct flight {
 	double start, timeout, deadline;
 	enum ending how;
 	char *stuck;
+	bool retry;          /* the second try, alone, after a timeout */
+	bool cut;            /* its deadline is the run's end, not its own */
+	struct aw_load_mark load0;
+	/* At three quarters of its time the probe's CPU time is looked at,
+	 * and again at the deadline: a probe that used none since, with no
+	 * process runnable, is blocked (a hang), not starved. */
+	double look_at;
+	bool looked, working;
+	unsigned long long ticks_at_look;
 };
 
 /* Take what the probe sent and see whether it ended: true once init is
@@ -494,6 +522,10 @@ static bool advance(struct flight *f)
 			;
 		return true;
 	}
+	if (!f->looked && aw_now() >= f->look_at) {
+		f->ticks_at_look = aw_pidns_activity(f->c.pid).ticks;
+		f->looked = true;
+	}
 	if (aw_now() < f->deadline)
 		return false;
 	if (f->how != ENDED) {
@@ -504,6 +536,8 @@ static bool advance(struct flight *f)
 		f->how = LEFT_BEHIND;
 		return true;
 	}
+	struct aw_pidns_activity a = aw_pidns_activity(f->c.pid);
+	f->working = a.runnable || (f->looked && a.ticks > f->ticks_at_look);
 	f->stuck = kill_namespace(&f->c, f->col.r);
 	f->how = TIMED_OUT;
 	f->deadline = aw_now() + REAP_GRACE_S;
@@ -527,6 +561,8 @@ static void wait_for_news(struct flight *const *fl, size_t n)
 			blind = true;
 		if (fl[i]->deadline < first)
 			first = fl[i]->deadline;
+		if (!fl[i]->looked && fl[i]->look_at < first)
+			first = fl[i]->look_at;
 	}
 	double left = first - aw_now();
 	int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
@@ -534,6 +570,16 @@ static void wait_for_news(struct flight *const *fl, size_t n)
 	if (blind && ms > 10)
 		ms = 10;
 	(void)poll(pfd, np, ms);
+}
+
+/* A probe the machine did not give the time it needed: a skip for the
+ * cause load, which diff and check take for "not comparable". */
+static void settle_starved(struct aw_probe_result *r, const char *why)
+{
+	r->status = AW_ST_SKIP;
+	free(r->reason);
+	r->reason = aw_cause_reason("load", why);
+	aw_probe_result_settle(r, AW_ST_SKIP, r->reason);
 }
 
 static void settle(struct aw_probe_result *r, enum ending how, double timeout_s)
@@ -582,16 +628,46 @@ static char *cannot_isolate(int err)
 	return caused;
 }
 
-static double probe_timeout(const struct aw_probe *p, const struct aw_runner_opts *opts)
+/* The user's --timeout is the user's bound; a probe's own is made for an
+ * idle guest and stretches with the machine's slowness, twice that for
+ * the second try. */
+static double probe_timeout(const struct aw_probe *p, const struct aw_runner_opts *opts,
+			    bool retry)
 {
-	return opts->timeout_s > 0 ? opts->timeout_s
-	       : p->timeout_s ? (double)p->timeout_s : AW_DEFAULT_TIMEOUT_S;
+	if (opts->timeout_s > 0)
+		return opts->timeout_s;
+	double own = p->timeout_s ? (double)p->timeout_s : AW_DEFAULT_TIMEOUT_S;
+	if (!retry)
+		return own * run_slowness;
+	double now = aw_slowness_now();
+	return own * (now > run_slowness ? now : run_slowness) * RETRY_STRETCH;
+}
+
+/* Why the probe was starved, or NULL: its time was the run's end (a
+ * guest's time was up), or it ran out of time twice, the second time
+ * alone, while it was working and the machine was loaded. */
+static char *starved_why(const struct flight *f)
+{
+	if (f->how != TIMED_OUT)
+		return NULL;
+	if (f->cut)
+		return xasprintf("starved: no result when the run's time was up, %.0f s after it "
+				 "began", f->deadline - run_begin);
+	if (!f->retry || !f->working)
+		return NULL;
+	char *load = aw_load_since(&f->load0);
+	if (!load)
+		return NULL;
+	char *why = xasprintf("starved: no result within %g s while the machine was loaded (%s), "
+			      "on its second try, alone", f->timeout, load);
+	free(load);
+	return why;
 }
 
 /* Start the probe, or settle it at once as a skip (what it needs is not
  * here, its namespaces cannot be made): NULL then. */
 static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
-			       const struct aw_runner_opts *opts, struct aw_probe_result *r)
+			       const struct aw_runner_opts *opts, struct aw_probe_result *r, bool retry)
 {
 	double start = aw_now();
 	char *why = unmet_needs(ref->probe);
@@ -599,7 +675,16 @@ static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
 	struct child c = { 0 };
 	int err;
 
-	aw_probe_result_init(r, ref);
+	if (!retry)
+		aw_probe_result_init(r, ref);
+	if (!why && start >= run_end) {
+		char *late = xasprintf("starved: not started: the run's time was up, %.0f s after "
+				       "it began", run_end - run_begin);
+		settle_starved(r, late);
+		free(late);
+		r->seconds = 0;
+		return NULL;
+	}
 	if (!why && ref->probe->host_path)
 		(void)aw_hostdir_make(ref->probe->host_path, &hd, &why);
 	if (!why && (err = spawn(ref, &hd, &c)) != 0)
@@ -615,16 +700,23 @@ static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
 	struct flight *f = xcalloc(1, sizeof(*f));
 	*f = (struct flight){
 		.index = index, .c = c, .col = { .r = r }, .hd = hd, .open = true,
-		.start = start, .timeout = probe_timeout(ref->probe, opts),
+		.start = start, .timeout = probe_timeout(ref->probe, opts, retry),
 		.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0),
+		.retry = retry, .load0 = aw_load_mark_now(),
 	};
 	f->deadline = aw_now() + f->timeout;
+	if (f->deadline > run_end) {
+		f->deadline = run_end;
+		f->cut = true;
+	}
+	f->look_at = start + (f->deadline - start) * 0.75;
 	fcntl(c.result_fd, F_SETFL, O_NONBLOCK);
 	return f;
 }
 
-/* The probe has ended (or was left behind): its result, settled. */
-static void land(struct flight *f)
+/* Let go of what the flight held; what the host directory's janitor
+ * said becomes a note.  The directory lost meanwhile, malloc'd, or NULL. */
+static char *ground(struct flight *f)
 {
 	struct aw_probe_result *r = f->col.r;
 	const char *host_path = r->ref.probe->host_path;
@@ -648,13 +740,49 @@ static void land(struct flight *f)
 		free(note);
 		free(left);
 	}
-	settle(r, f->how, f->timeout);
+	free(f->col.buf);
+	free(f->stuck);
+	return lost;
+}
+
+/* The probe has ended (or was left behind): its result, settled. */
+static void land(struct flight *f)
+{
+	struct aw_probe_result *r = f->col.r;
+	char *lost = ground(f);
+	char *starved = starved_why(f);
+	if (starved)
+		settle_starved(r, starved);
+	else
+		settle(r, f->how, f->timeout);
+	free(starved);
 	if (lost)
 		aw_probe_result_void(r, lost);
 	free(lost);
 	r->seconds = aw_now() - f->start;
-	free(f->col.buf);
-	free(f->stuck);
+	free(f);
+}
+
+/* Whether a probe that ran out of its own time gets a second try, alone:
+ * the first may have been slowed by what ran beside it or by a moment's
+ * load.  Not past the user's --timeout, nor past the run's end, nor for
+ * a probe whose processes would not die. */
+static bool deserves_retry(const struct flight *f, const struct aw_runner_opts *opts)
+{
+	return f->how == TIMED_OUT && !f->retry && !f->cut && opts->timeout_s <= 0;
+}
+
+/* Forget the first try; the result starts again with a note of it. */
+static void clear_for_retry(struct flight *f, size_t beside)
+{
+	struct aw_probe_result *r = f->col.r;
+	free(ground(f));
+	struct aw_probe_ref ref = r->ref;
+	aw_probe_result_reset(r, &ref);
+	char *note = xasprintf("ran again alone: the first try had no result within %g s%s", f->timeout,
+			       beside ? ", beside other probes" : "");
+	aw_probe_result_note(r, note);
+	free(note);
 	free(f);
 }
 
@@ -668,6 +796,8 @@ struct schedule {
 	size_t next_start, next_out;
 	struct flight **fl;
 	size_t nfl;
+	size_t *retry;  /* probes that ran out of time, waiting to run alone */
+	size_t nretry;
 };
 
 /* Results go out in the run's order, each as soon as those before it
@@ -689,30 +819,39 @@ static bool alone(const struct aw_probe_ref *ref)
 
 /* Whether the next probe may start now: a slot is free, and neither it
  * nor one in flight must run alone. */
+/* Whether the next probe may start now: a slot is free, no second try
+ * waits for the others to end, and neither it nor one in flight must run
+ * alone (a second try must too). */
 static bool may_start(const struct schedule *s, unsigned jobs)
 {
-	if (s->next_start >= s->n || s->nfl >= jobs)
+	if (s->next_start >= s->n || s->nfl >= jobs || s->nretry)
 		return false;
 	if (s->nfl == 0)
 		return true;
 	if (alone(&s->refs[s->next_start]))
 		return false;
 	for (size_t i = 0; i < s->nfl; i++)
-		if (alone(&s->refs[s->fl[i]->index]))
+		if (alone(&s->refs[s->fl[i]->index]) || s->fl[i]->retry)
 			return false;
 	return true;
 }
 
+static void start(struct schedule *s, size_t i, bool retry)
+{
+	struct flight *f = take_off(&s->refs[i], i, s->opts, &s->run->probes[i], retry);
+	if (f)
+		s->fl[s->nfl++] = f;
+	else
+		hand_on(s, i);
+}
+
+/* A second try starts as soon as nothing else is in flight. */
 static void start_what_may(struct schedule *s, unsigned jobs)
 {
-	while (may_start(s, jobs)) {
-		size_t i = s->next_start++;
-		struct flight *f = take_off(&s->refs[i], i, s->opts, &s->run->probes[i]);
-		if (f)
-			s->fl[s->nfl++] = f;
-		else
-			hand_on(s, i);
-	}
+	while (s->nretry && s->nfl == 0)
+		start(s, s->retry[--s->nretry], true);
+	while (may_start(s, jobs))
+		start(s, s->next_start++, false);
 }
 
 /* Land every probe in flight that has ended; how many did. */
@@ -726,10 +865,15 @@ static size_t land_ended(struct schedule *s)
 			continue;
 		}
 		size_t index = f->index;
-		land(f);
 		s->fl[i] = s->fl[--s->nfl];
-		hand_on(s, index);
 		landed++;
+		if (deserves_retry(f, s->opts)) {
+			clear_for_retry(f, s->nfl);
+			s->retry[s->nretry++] = index;
+			continue;
+		}
+		land(f);
+		hand_on(s, index);
 	}
 	return landed;
 }
@@ -759,6 +903,41 @@ static int make_run_dir(void)
 #endif
 }
 
+/* The run's slowness, measured now (not needed under the user's
+ * --timeout), and when its time is up. */
+static void set_pace(const struct aw_runner_opts *opts)
+{
+	run_begin = aw_now();
+	run_slowness = opts->timeout_s > 0 ? 1 : aw_slowness_now();
+	run_end = opts->budget_s > 0 ? run_begin + opts->budget_s : INFINITY;
+}
+
+/* env.load: which probes the machine starved, so that a snapshot says
+ * it is not whole; nothing on a run that starved none. */
+static void note_starved(struct aw_run *run)
+{
+	char *names = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < run->nprobes; i++) {
+		char cause[AW_CAUSE_MAX];
+		const char *why;
+		const struct aw_probe_result *r = &run->probes[i];
+		if (r->status != AW_ST_SKIP || !aw_reason_cause(r->reason, cause, &why) ||
+		    strcmp(cause, "load") != 0)
+			continue;
+		char *more = xasprintf("%s%s%s", names ? names : "", names ? " " : "", r->fullname);
+		free(names);
+		names = more;
+		n++;
+	}
+	if (!n)
+		return;
+	char *value = xasprintf("starved %zu of %zu probes: %s", n, run->nprobes, names);
+	aw_env_set(&run->env, "load", value);
+	free(value);
+	free(names);
+}
+
 void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		   const struct aw_runner_opts *opts, struct aw_run *run)
 {
@@ -767,6 +946,7 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 	/* Here, so that every probe inherits the one answer. */
 	aw_i386_decide();
 	run_in_guest = aw_in_vm_guest();
+	set_pace(opts);
 	run_dirfd = make_run_dir();
 	run->probes = xcalloc(n, sizeof(*run->probes));
 	run->nprobes = n;
@@ -775,6 +955,7 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		.refs = refs, .n = n, .opts = opts, .run = run,
 		.done = xcalloc(n ? n : 1, sizeof(bool)),
 		.fl = xcalloc(jobs, sizeof(struct flight *)),
+		.retry = xcalloc(n ? n : 1, sizeof(size_t)),
 	};
 	for (;;) {
 		start_what_may(&s, jobs);
@@ -783,8 +964,10 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 		if (land_ended(&s) == 0)
 			wait_for_news(s.fl, s.nfl);
 	}
+	note_starved(run);
 	free(s.done);
 	free(s.fl);
+	free(s.retry);
 	if (run_dirfd >= 0)
 		close(run_dirfd);
 	run_dirfd = -1;

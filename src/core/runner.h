@@ -16,11 +16,19 @@ struct aw_runner_opts {
 	 * in namespaces of its own, so they may run side by side, but for
 	 * one that declares it must run alone (struct aw_probe.alone). */
 	unsigned jobs;
+	/* > 0: the seconds the whole run has (a VM guest's, whose /init must
+	 * send what there is in time): a probe still running then, or not
+	 * started, is settled as starved (cause load). */
+	double budget_s;
 	const struct aw_params *params; /* family options, for aw_param_int() ... */
 	/* Called as each probe finishes, so that output can stream. */
 	void (*probe_done)(const struct aw_probe_result *r, void *arg);
 	void *arg;
 };
+
+/* In the guest of abiwatch vm, the seconds its /init gave the run
+ * (AW_GUEST_BUDGET_ENV); 0 elsewhere, or when it gave none. */
+double aw_guest_budget(void);
 
 /* Whether this process runs in the guest of abiwatch vm (core/guest.h):
  * the kernel was booted with its rdinit=/init and that init set the

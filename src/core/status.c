@@ -142,6 +142,7 @@ static const struct aw_cause causes[] = {
 	{ "vm", false, "env.vm.accel", "a VM", "", false },
 	{ "kconfig", false, "env.kernel.release", "the kernel's configuration file", "", false },
 	{ "rtc", false, "env.rtc", "an RTC with a wake alarm", "", false },
+	{ "load", false, "env.load", "CPU time that a loaded machine did not give", "", false },
 	{ "setup", false, "env.setup",
 	  "the machine's set-up (sysctl.d, the kernel command line, what its init set)", "", true },
 };

@@ -100,8 +100,9 @@ static bool same_pidns(pid_t a, const struct stat *ns)
 	return stat(path, &st) == 0 && st.st_ino == ns->st_ino && st.st_dev == ns->st_dev;
 }
 
-/* State letter and name of a process, from /proc/PID/stat. */
-static bool proc_state(pid_t pid, char *state, char *comm, size_t len)
+/* State letter, name and CPU ticks (utime + stime) of a process, from
+ * /proc/PID/stat. */
+static bool proc_stat(pid_t pid, char *state, char *comm, size_t len, unsigned long long *ticks)
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -116,8 +117,16 @@ static bool proc_state(pid_t pid, char *state, char *comm, size_t len)
 		return false;
 	snprintf(comm, len, "%.*s", (int)(close - open - 1), open + 1);
 	*state = close[2];
+	/* After the state: ppid pgrp session tty_nr tpgid flags minflt
+	 * cminflt majflt cmajflt utime stime (proc(5), fields 4 to 15). */
+	unsigned long long utime = 0, stime = 0;
+	if (sscanf(close + 3, "%*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+		   &stime) != 2)
+		utime = stime = 0;
+	*ticks = utime + stime;
 	return true;
 }
+
 
 static char *wchan(pid_t pid)
 {
@@ -149,7 +158,9 @@ char *aw_describe_stuck(pid_t pid)
 			continue;
 		pid_t p = (pid_t)atoi(e->d_name);
 		char state, comm[64];
-		if (!same_pidns(p, &ns) || !proc_state(p, &state, comm, sizeof(comm)) || state != 'D')
+		unsigned long long ticks;
+		if (!same_pidns(p, &ns) || !proc_stat(p, &state, comm, sizeof(comm), &ticks) ||
+		    state != 'D')
 			continue;
 		char *w = wchan(p);
 		char *more = xasprintf("%s%spid %d (%s) in uninterruptible sleep in %s",
@@ -160,4 +171,29 @@ char *aw_describe_stuck(pid_t pid)
 	}
 	closedir(d);
 	return out;
+}
+
+struct aw_pidns_activity aw_pidns_activity(pid_t pid)
+{
+	struct aw_pidns_activity a = { 0 };
+	char path[64];
+	struct stat ns;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	DIR *d = stat(path, &ns) == 0 ? opendir("/proc") : NULL;
+	if (!d)
+		return a;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		pid_t p = (pid_t)atoi(e->d_name);
+		char state, comm[64];
+		unsigned long long ticks;
+		if (!same_pidns(p, &ns) || !proc_stat(p, &state, comm, sizeof(comm), &ticks))
+			continue;
+		a.ticks += ticks;
+		a.runnable |= state == 'R';
+	}
+	closedir(d);
+	return a;
 }

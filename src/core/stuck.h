@@ -10,6 +10,7 @@
 #ifndef ABIWATCH_STUCK_H
 #define ABIWATCH_STUCK_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Abort the FUSE connections of mounts that exist in the mount namespace
@@ -20,5 +21,15 @@ int aw_abort_own_fuse(pid_t pid);
  * uninterruptible sleep ("pid 12 (ls) in D state, wchan fuse_..."), or
  * NULL when there are none.  malloc'd. */
 char *aw_describe_stuck(pid_t pid);
+
+/* What the processes that share pid's PID namespace are doing: the CPU
+ * time they have used so far (clock ticks, user and system), and whether
+ * one of them is running or waiting for a CPU now (state R).  A probe
+ * that is neither is blocked, not slow. */
+struct aw_pidns_activity {
+	unsigned long long ticks;
+	bool runnable;
+};
+struct aw_pidns_activity aw_pidns_activity(pid_t pid);
 
 #endif

@@ -9,6 +9,8 @@
  *
  *   abiwatch-vm 1
  *   boot 1.62                  uptime (s) when init started
+ *   pace 0.0312                seconds the guest took for lib/pace.h's
+ *                              unit of work, just after boot
  *   module xfs ok              or: module xfs error: File exists
  *   note TEXT                  anything worth showing the user
  *   setup 0 /x/cookiefs /mnt   a --setup command's exit status (or
@@ -47,7 +49,9 @@
 #define AW_GUEST_ARGS "vm/args"
 /* "KEY VALUE" lines: "deadline SECONDS" (uptime by which the run is
  * stopped, so that what it found still gets out before the host's
- * timeout), "modules DIR" (lib/modules/RELEASE), "env NAME=VALUE". */
+ * timeout), "stretch 1" (the host's timeout was its default: both sides
+ * stretch it by the guest's slowness, which the host learns from the
+ * "pace" line), "modules DIR" (lib/modules/RELEASE), "env NAME=VALUE". */
 #define AW_GUEST_CONFIG "vm/config"
 /* Where the run writes, in the guest. */
 #define AW_GUEST_SNAPSHOT "/vm-out/snapshot"

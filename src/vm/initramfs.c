@@ -341,12 +341,13 @@ static int add_config(struct aw_cpio *c, const struct aw_initramfs_opts *o)
 	free(args);
 	/* Libraries of copied programs are where ldd found them; name the
 	 * multiarch directories for a loader without ld.so.cache. */
-	char *config = xasprintf("deadline %.1f\n"
+	char *config = xasprintf("deadline %.1f\n%s"
 				 "modules /lib/modules/%s\n"
 				 "env LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
 				 "/lib64:/usr/lib64:/lib:/usr/lib\n"
 				 "env " AW_GUEST_ENV "=1\n",
-				 o->deadline, o->tree && o->tree->release ? o->tree->release : "none");
+				 o->deadline, o->stretch ? "stretch 1\n" : "",
+				 o->tree && o->tree->release ? o->tree->release : "none");
 	if (rc == 0)
 		rc = aw_cpio_mem(c, AW_GUEST_CONFIG, 0644, config, strlen(config));
 	free(config);

@@ -23,6 +23,7 @@
 
 #include "modules.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct aw_initramfs_opts {
@@ -36,6 +37,7 @@ struct aw_initramfs_opts {
 	char *const *run_args;
 	size_t nrun_args;
 	double deadline;           /* guest uptime by which the run stops */
+	bool stretch;              /* the guest stretches it by its slowness */
 	const char *const *programs; /* names or paths of programs to copy
 					with their libraries, NULL-terminated */
 	char *const *files;        /* extra "HOST[=GUEST]" files */

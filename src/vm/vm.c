@@ -2,6 +2,7 @@
 /* One kernel in QEMU, from its files to its snapshot: see vm.h. */
 #include "vm.h"
 #include "core/registry.h"
+#include "core/load.h"
 #include "guest.h"
 #include "initramfs.h"
 #include "kernel.h"
@@ -367,6 +368,7 @@ static int build_initramfs(const struct aw_vm_opts *o, struct aw_vm_result *r,
 		.init = init, .abiwatch = abiwatch, .helpers = (const char *const *)helpers,
 		.tree = have_tree ? tree : NULL, .plan = have_tree ? &plan : NULL, .eager = eager,
 		.run_args = o->run_args, .nrun_args = o->nrun_args, .deadline = deadline,
+		.stretch = o->timeout_stretches,
 		.programs = programs, .files = o->files, .nfiles = o->nfiles,
 		.setups = o->setups, .nsetups = o->nsetups,
 		.package_path = boot->config_path, .package_data = boot->config,
@@ -416,6 +418,7 @@ static const char *qboot(void)
  * load delays, and runs slow). */
 struct marks {
 	double init, run, end;
+	double pace; /* what the guest measured of itself; 0 before it says */
 };
 
 static void scan_marks(int data_fd, struct marks *m)
@@ -429,6 +432,9 @@ static void scan_marks(int data_fd, struct marks *m)
 		m->init = now;
 	if (m->run == 0 && strstr(text, "\nrun "))
 		m->run = now;
+	const char *pace = m->pace == 0 ? strstr(text, "\npace ") : NULL;
+	if (pace && strchr(pace + 1, '\n'))
+		m->pace = strtod(pace + 6, NULL);
 	/* The last line: "end UPTIME\n". */
 	if (len >= 5 && text[len - 1] == '\n') {
 		char *prev = len >= 2 ? memrchr(text, '\n', len - 1) : NULL;
@@ -437,6 +443,13 @@ static void scan_marks(int data_fd, struct marks *m)
 			m->end = now;
 	}
 	free(text);
+}
+
+/* How far the VM's time limit stretches: by the slowness the guest
+ * measured of itself, where the limit was the default. */
+static double vm_stretch(const struct aw_vm_opts *o, const struct marks *m)
+{
+	return o->timeout_stretches && m->pace > 0 ? aw_slowness_of(m->pace) : 1;
 }
 
 struct qemu_run {
@@ -527,17 +540,22 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 		goto out;
 	}
 	progress(o, "%s: booting (%s)", r->release, r->accel);
-	double deadline = start + o->timeout_s;
 	q->timed_out = false;
 	q->start = start;
 	for (;;) {
+		double deadline = start + o->timeout_s * vm_stretch(o, &q->marks);
 		double until = aw_now() + 0.05;
 		double limit = q->marks.end > 0 ? q->marks.end + POWEROFF_GRACE_S : deadline;
 		if (until > limit)
 			until = limit;
 		if (aw_wait_until(pid, until, &q->status) == 1)
 			break;
+		bool paced = q->marks.pace > 0;
 		scan_marks(data_fd, &q->marks);
+		if (!paced && q->marks.pace > 0)
+			progress(o, "%s: pace %.4f s, %.1fx an idle guest's%s", r->release, q->marks.pace,
+				 aw_slowness_of(q->marks.pace),
+				 o->timeout_stretches ? ", which the time limit follows" : "");
 		if (aw_now() >= limit) {
 			/* Results complete but no power-off: still a result. */
 			q->timed_out = q->marks.end == 0;
@@ -723,8 +741,8 @@ static void collect(const struct aw_vm_opts *o, struct aw_vm_result *r, int cons
 	char *tail = tail_lines(r->console, 12);
 	if (ended && r->run_end && strcmp(r->run_end, "timeout") == 0) {
 		r->outcome = AW_VM_TIMEOUT;
-		r->why = xasprintf("the run did not end within %g s: the guest stopped it after %.1f s "
-				   "and sent what it had printed", o->timeout_s, r->t_run);
+		r->why = xasprintf("the run did not end within %.0f s: the guest stopped it after %.1f s "
+				   "and sent what it had printed", o->timeout_s * vm_stretch(o, mk), r->t_run);
 	} else if (ended) {
 		r->outcome = AW_VM_OK;
 	} else if (panic) {
@@ -732,7 +750,8 @@ static void collect(const struct aw_vm_opts *o, struct aw_vm_result *r, int cons
 		r->why = xasprintf("the kernel panicked: %s; the console's end:%s", panic, tail);
 	} else if (q->timed_out) {
 		r->outcome = AW_VM_TIMEOUT;
-		r->why = xasprintf("no result within %g s (%s); the console's end:%s", o->timeout_s,
+		r->why = xasprintf("no result within %.0f s (%s); the console's end:%s",
+				   o->timeout_s * vm_stretch(o, mk),
 				   r->run_end ? "the run ended but its results did not arrive"
 				   : r->t_boot > 0 ? "the run had started" : "the run had not started",
 				   *tail ? tail : " (empty)");

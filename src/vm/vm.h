@@ -30,6 +30,10 @@ struct aw_vm_opts {
 	const char *modules; /* lib/modules/RELEASE for kernel; NULL: that of
 				an installed kernel of the same release, if any */
 	double timeout_s;    /* the whole VM: boot, run, collect */
+	/* timeout_s is the default, made for an idle guest: it stretches by
+	 * the slowness the guest measures of itself at boot (core/guest.h),
+	 * on both sides.  A --timeout of the user's is a hard bound. */
+	bool timeout_stretches;
 	const char *accel;   /* "auto", "kvm" or "tcg" */
 	unsigned memory_mb;
 	unsigned cpus;       /* the guest's vCPUs; 0: aw_vm_auto_cpus(1) */

@@ -44,6 +44,22 @@ grep -q '^  env.memory: 4294967296 -> 1073741824$' "$work/out" && grep -q '^  en
 	grep -q '^  env.fs: lost xfs$' "$work/out" && ok "the environment: memory, userns, fs" || bad "environment lines"
 grep -qE '^  (fs:xfs|userns): 5 need ' "$work/out" && ok "one line per cause" || bad "cause lines"
 
+# A probe the loaded machine starved (runner: a second try alone ran out
+# of time too while the machine was loaded) is not comparable, either way,
+# and check cannot decide on its items.
+expect_diff "a starved probe" 0 \
+	"0 kernel changes, 0 new failures; 5 items not comparable: 5 need CPU time that a loaded machine did not give (not on the new side)" \
+	$fx/full.snapshot $fx/starved.snapshot
+grep -q '^  env.load: (absent) -> starved 1 of 3 probes: dirent.xfs$' "$work/out" &&
+	ok "env.load names the starved probe" || bad "env.load line"
+expect_diff "a starved probe, the other way round" 0 \
+	"0 kernel changes, 0 new failures; 5 items not comparable: 5 need CPU time that a loaded machine did not give (not on the old side)" \
+	$fx/starved.snapshot $fx/full.snapshot
+printf '%s\n' 'dirent.xfs.cookie_bits <= 32 : "32-bit cookies on xfs"' >"$work/starved.assume"
+"$abiwatch" check "$work/starved.assume" $fx/starved.snapshot >"$work/check"; rc=$?
+[[ $rc == 4 ]] && grep -q '^unknown (load) .*starved.assume:1:' "$work/check" &&
+	ok "check on a starved probe: unknown (load), exit 4" || { bad "check starved (exit $rc)"; cat "$work/check"; }
+
 # The same snapshot on both sides: silence, exit 0 (as diff(1)).
 "$abiwatch" diff $fx/lacking.snapshot $fx/lacking.snapshot >"$work/out"; rc=$?
 [[ $rc == 0 && ! -s $work/out ]] && ok "identical: silent, exit 0" || bad "identical: exit $rc, $(head -c 200 "$work/out")"

@@ -8,13 +8,17 @@
 #include "core/probe.h"
 #include "fixtures/selftest_family.h"
 #include "core/runner.h"
+#include "core/env.h"
 #include "lib/util.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static struct aw_probe_result *run_named(struct aw_run *run, const char *name)
@@ -62,10 +66,12 @@ static void test_hang_times_out(void **state)
 	(void)state;
 	struct aw_run run = { 0 };
 	struct aw_probe_result *r = run_named(&run, "hangs");
+	/* Its second try, alone, timed out too: blocked, not starved. */
 	assert_int_equal(r->status, AW_ST_TIMEOUT);
-	assert_string_equal(r->reason, "no result within 1 s");
+	assert_true(strncmp(r->reason, "no result within ", 17) == 0);
 	assert_int_equal(r->items[0].status, AW_ST_PASS);
 	assert_int_equal(r->items[1].status, AW_ST_TIMEOUT);
+	assert_true(r->nnotes >= 1 && strstr(r->notes[0], "ran again alone"));
 	aw_run_free(&run);
 }
 
@@ -258,6 +264,183 @@ static const struct aw_probe *const jobs_tables[] = { jobs_probes, NULL };
 static const struct aw_family jobs_family = { .name = "jobs", .summary = "jobs",
 					      .tables = jobs_tables };
 
+/* ---- deadlines on a loaded machine ---- */
+
+/* Hangs on its first try only (meeting counts the tries). */
+static void hangs_first_run(struct aw_ctx *ctx)
+{
+	if (__atomic_add_fetch(&meeting->arrivals, 1, __ATOMIC_SEQ_CST) == 1)
+		for (;;)
+			pause();
+	aw_pass(ctx, "met");
+}
+
+/* Works for ever: on a loaded machine, what starving looks like. */
+static void spins_run(struct aw_ctx *ctx)
+{
+	(void)ctx;
+	for (volatile unsigned long x = 0;; x++)
+		;
+}
+
+/* Blocked for ever: a hang, however loaded the machine. */
+static void sleeps_run(struct aw_ctx *ctx)
+{
+	(void)ctx;
+	for (;;)
+		pause();
+}
+
+static void passes_run(struct aw_ctx *ctx)
+{
+	aw_pass(ctx, "met");
+}
+
+static const struct aw_probe time_probes[] = {
+	{ .name = "hangs_first", .summary = "hangs once", .run = hangs_first_run, .items = meet_items,
+	  .timeout_s = 1 },
+	{ .name = "spins", .summary = "spins", .run = spins_run, .items = meet_items, .timeout_s = 1 },
+	{ .name = "sleeps", .summary = "sleeps", .run = sleeps_run, .items = meet_items, .timeout_s = 1 },
+	{ .name = "passes", .summary = "passes", .run = passes_run, .items = meet_items },
+};
+static const struct aw_probe *const time_tables[] = { time_probes, NULL };
+static const struct aw_family time_family = { .name = "deadline", .summary = "deadlines",
+					      .tables = time_tables };
+
+static void run_timed(const char *const *names, size_t n, const struct aw_runner_opts *opts,
+		      struct aw_run *run)
+{
+	struct aw_probe_ref refs[8];
+	assert_true(n <= 8);
+	for (size_t i = 0; i < n; i++) {
+		refs[i] = (struct aw_probe_ref){ &time_family, NULL };
+		for (size_t j = 0; j < AW_ARRAY_SIZE(time_probes); j++)
+			if (strcmp(time_probes[j].name, names[i]) == 0)
+				refs[i].probe = &time_probes[j];
+		assert_non_null(refs[i].probe);
+	}
+	aw_run_probes(refs, n, opts, run);
+}
+
+static int map_meeting(void **state)
+{
+	(void)state;
+	meeting = mmap(NULL, sizeof(*meeting), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+	return meeting == MAP_FAILED ? -1 : 0;
+}
+
+/* A CPU hog of the test's own: two busy loops per CPU, which die with
+ * the test (PR_SET_PDEATHSIG) and are killed at its end. */
+static pid_t hog[64];
+static size_t nhog;
+
+static void start_hog(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	for (long i = 0; i < 2 * (cpus > 0 ? cpus : 1) && nhog < AW_ARRAY_SIZE(hog); i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (volatile unsigned long x = 0;; x++)
+				;
+		}
+		if (pid > 0)
+			hog[nhog++] = pid;
+	}
+}
+
+static int stop_hog(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < nhog; i++) {
+		kill(hog[i], SIGKILL);
+		waitpid(hog[i], NULL, 0);
+	}
+	nhog = 0;
+	if (meeting && meeting != MAP_FAILED)
+		munmap(meeting, sizeof(*meeting));
+	meeting = NULL;
+	return 0;
+}
+
+/* A probe that ran out of its own time gets a second try, alone, which
+ * is its result; the first is a note. */
+static void test_timeout_is_tried_again_alone(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "hangs_first" };
+	struct aw_runner_opts opts = { 0 };
+	struct aw_run run = { 0 };
+	run_timed(names, 1, &opts, &run);
+	struct aw_probe_result *r = &run.probes[0];
+	assert_int_equal(r->status, AW_ST_PASS);
+	assert_int_equal(r->items[0].status, AW_ST_PASS);
+	assert_int_equal(meeting->arrivals, 2);
+	assert_true(r->nnotes == 1 && strstr(r->notes[0], "ran again alone: the first try had no result"));
+	aw_run_free(&run);
+}
+
+/* The user's --timeout is a bound: no second try. */
+static void test_user_timeout_is_final(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "hangs_first" };
+	struct aw_runner_opts opts = { .timeout_s = 0.5 };
+	struct aw_run run = { 0 };
+	run_timed(names, 1, &opts, &run);
+	assert_int_equal(run.probes[0].status, AW_ST_TIMEOUT);
+	assert_string_equal(run.probes[0].reason, "no result within 0.5 s");
+	assert_int_equal(meeting->arrivals, 1);
+	aw_run_free(&run);
+}
+
+/* Under a CPU hog, a probe that works but never ends is starved (a skip
+ * for the cause load, and env.load says so); one that is blocked still
+ * timed out, since no load explains a hang. */
+static void test_loaded_machine_starves_a_working_probe(void **state)
+{
+	(void)state;
+	if (access("/proc/pressure/cpu", R_OK) != 0)
+		skip(); /* no PSI: the host's load is not measured (a guest's pace is) */
+	start_hog();
+	static const char *const names[] = { "spins", "sleeps" };
+	struct aw_runner_opts opts = { 0 };
+	struct aw_run run = { 0 };
+	aw_env_collect(&run.env);
+	run_timed(names, 2, &opts, &run);
+	struct aw_probe_result *spins = &run.probes[0], *sleeps = &run.probes[1];
+	assert_int_equal(spins->status, AW_ST_SKIP);
+	if (strncmp(spins->reason, "needs load: starved: no result within ", 38) != 0)
+		fail_msg("spins: %s", spins->reason);
+	assert_non_null(strstr(spins->reason, "while the machine was loaded"));
+	assert_int_equal(spins->items[0].status, AW_ST_SKIP);
+	assert_string_equal(spins->items[0].text, spins->reason);
+	assert_int_equal(sleeps->status, AW_ST_TIMEOUT);
+	const char *load = aw_env_get(&run.env, "load");
+	assert_non_null(load);
+	assert_string_equal(load, "starved 1 of 2 probes: deadline.spins");
+	aw_run_free(&run);
+}
+
+/* A run given a budget (a guest's) settles what is running when it is up,
+ * and what has not started, as starved, and ends. */
+static void test_budget_starves_the_rest(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "passes", "sleeps", "passes" };
+	struct aw_runner_opts opts = { .budget_s = 0.5 };
+	struct aw_run run = { 0 };
+	run_timed(names, 3, &opts, &run);
+	assert_int_equal(run.probes[0].status, AW_ST_PASS);
+	assert_int_equal(run.probes[1].status, AW_ST_SKIP);
+	assert_non_null(strstr(run.probes[1].reason, "needs load: starved: no result when the run's time was up"));
+	assert_int_equal(run.probes[2].status, AW_ST_SKIP);
+	assert_non_null(strstr(run.probes[2].reason, "needs load: starved: not started"));
+	assert_int_equal(run.probes[2].items[0].status, AW_ST_SKIP);
+	aw_run_free(&run);
+}
+
 static void note_order(const struct aw_probe_result *r, void *arg)
 {
 	char *order = arg;
@@ -308,6 +491,11 @@ int main(void)
 		cmocka_unit_test(test_host_is_no_vm_guest),
 		cmocka_unit_test(test_item_needs_guest),
 		cmocka_unit_test(test_jobs_side_by_side_and_alone),
+		cmocka_unit_test_setup_teardown(test_timeout_is_tried_again_alone, map_meeting, stop_hog),
+		cmocka_unit_test_setup_teardown(test_user_timeout_is_final, map_meeting, stop_hog),
+		cmocka_unit_test_setup_teardown(test_loaded_machine_starves_a_working_probe, map_meeting,
+						stop_hog),
+		cmocka_unit_test_setup_teardown(test_budget_starves_the_rest, map_meeting, stop_hog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

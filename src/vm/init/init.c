@@ -21,6 +21,7 @@
  * host's timeout, never this program's.
  */
 #include "vm/guest.h"
+#include "lib/pace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -394,6 +395,7 @@ static int modprobe(int argc, char **argv)
 
 struct config {
 	double deadline;
+	bool stretch;
 	char *modules;
 	char *env[MAX_ENV + 1];
 	size_t nenv;
@@ -410,6 +412,8 @@ static void read_config(struct config *c)
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "deadline ", 9) == 0)
 			c->deadline = strtod(line + 9, NULL);
+		else if (strcmp(line, "stretch 1") == 0)
+			c->stretch = true;
 		else if (strncmp(line, "modules ", 8) == 0)
 			c->modules = strdup(line + 8);
 		else if (strncmp(line, "env ", 4) == 0 && c->nenv < MAX_ENV)
@@ -469,10 +473,23 @@ static void rng_second_look(void)
 		snprintf(rng_ready, sizeof(rng_ready), "%.2f", uptime() - rng_started);
 }
 
-static __attribute__((noreturn)) void run_child(char **args, size_t nargs, struct config *c)
+/* How many times slower than an idle guest this one is (core/guest.h),
+ * from the pace measured at boot. */
+static double slowness_of(double pace)
+{
+	double s = pace / AW_PACE_IDLE_GUEST_S;
+	return !(s > 1) ? 1 : s > AW_SLOWNESS_MAX ? AW_SLOWNESS_MAX : s;
+}
+
+/* The time the run leaves itself, once its budget is up, to settle what
+ * did not end and write the snapshot, at an idle guest's speed. */
+#define WRAP_UP_S 3.0
+
+static __attribute__((noreturn)) void run_child(char **args, size_t nargs, struct config *c,
+						double budget)
 {
 	char *argv[MAX_ARGS + 8];
-	char jobs[24];
+	char jobs[24], budget_s[32];
 	size_t n = 0;
 	/* A probe per vCPU at a time; a --jobs of the user's comes later
 	 * and wins. */
@@ -501,6 +518,10 @@ static __attribute__((noreturn)) void run_child(char **args, size_t nargs, struc
 	setenv("TMPDIR", "/tmp", 1);
 	setenv(AW_GUEST_GETRANDOM_ENV, rng_first, 1);
 	setenv(AW_GUEST_GETRANDOM_READY_ENV, rng_ready, 1);
+	if (budget > 0) {
+		snprintf(budget_s, sizeof(budget_s), "%.1f", budget);
+		setenv(AW_GUEST_BUDGET_ENV, budget_s, 1);
+	}
 	for (size_t i = 0; i < c->nenv; i++)
 		putenv(c->env[i]);
 	chdir("/");
@@ -649,6 +670,13 @@ int main(int argc, char **argv)
 	send_line("%s", AW_GUEST_MAGIC);
 	send_line("boot %.2f", started);
 	read_config(&config);
+	/* Before anything else runs: the guest's own speed, which the
+	 * deadlines follow where the host's timeout was its default. */
+	double pace = aw_pace_measure(5);
+	double slowness = slowness_of(pace);
+	send_line("pace %.4f", pace);
+	if (config.stretch && config.deadline > 0)
+		config.deadline *= slowness;
 	load_modules(config.modules);
 
 	size_t len = 0, nargs = 0;
@@ -662,9 +690,15 @@ int main(int argc, char **argv)
 	} else {
 		send_line("run %.2f", uptime());
 		rng_second_look();
+		/* What the run may use so that it ends, snapshot written,
+		 * before the deadline: the rest is settled as starved. */
+		double budget = config.deadline > 0
+			? config.deadline - deadline_clock() - WRAP_UP_S * slowness : 0;
+		if (config.deadline > 0 && budget < 1)
+			budget = 1;
 		pid_t pid = fork();
 		if (pid == 0)
-			run_child(args, nargs, &config);
+			run_child(args, nargs, &config, budget);
 		if (pid < 0)
 			send_line("exit fork: %s", strerror(errno));
 		else
