@@ -82,8 +82,8 @@ build/static/abiwatch: $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(STATIC_LDLIBS)
 
-# What /init links of lib/: files that need no library (lib/pace.c).
-VMINIT_SHARED := src/lib/pace.c
+# What /init links of lib/: files that need no library.
+VMINIT_SHARED := src/lib/pace.c src/lib/steady.c
 build/vm/abiwatch-init: $(VMINIT_SRCS) $(VMINIT_SHARED)
 	@mkdir -p $(dir $@)
 	$(CC) $(VMINIT_CFLAGS) -MMD -MP -MF $@.d -o $@ $(filter %.c,$^)

@@ -27,6 +27,7 @@
 #include "core/env.h"
 #include "guest.h"
 #include "lib/procfs.h"
+#include "lib/steady.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -66,7 +67,8 @@ static int run_dirfd = -1;
 /* How much slower than an idle guest the machine was as the run began:
  * every declared timeout stretches by it (core/load.h). */
 static double run_slowness = 1;
-/* When the run's time is up (aw_now()), from opts->budget_s. */
+/* When the run's time is up (aw_steady_now()), from opts->budget_s.
+ * Every deadline of the runner is on that clock, which does not leap. */
 static double run_end = INFINITY;
 static double run_begin;
 /* A second try has this many times the first one's time. */
@@ -522,11 +524,11 @@ static bool advance(struct flight *f)
 			;
 		return true;
 	}
-	if (!f->looked && aw_now() >= f->look_at) {
+	if (!f->looked && aw_steady_now() >= f->look_at) {
 		f->ticks_at_look = aw_pidns_activity(f->c.pid).ticks;
 		f->looked = true;
 	}
-	if (aw_now() < f->deadline)
+	if (aw_steady_now() < f->deadline)
 		return false;
 	if (f->how != ENDED) {
 		/* A FUSE wait turns uninterruptible only once the SIGKILL
@@ -540,7 +542,9 @@ static bool advance(struct flight *f)
 	f->working = a.runnable || (f->looked && a.ticks > f->ticks_at_look);
 	f->stuck = kill_namespace(&f->c, f->col.r);
 	f->how = TIMED_OUT;
-	f->deadline = aw_now() + REAP_GRACE_S;
+	/* A namespace of loop-mounted filesystems takes longer to go on a
+	 * slow machine. */
+	f->deadline = aw_steady_now() + REAP_GRACE_S * run_slowness;
 	return false;
 }
 
@@ -564,7 +568,9 @@ static void wait_for_news(struct flight *const *fl, size_t n)
 		if (!fl[i]->looked && fl[i]->look_at < first)
 			first = fl[i]->look_at;
 	}
-	double left = first - aw_now();
+	double left = first - aw_steady_now();
+	if (left > AW_STEADY_POLL_S)
+		left = AW_STEADY_POLL_S;
 	int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
 	/* Without a pidfd (kernels before 5.3), look again every 10 ms. */
 	if (blind && ms > 10)
@@ -677,7 +683,8 @@ static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
 
 	if (!retry)
 		aw_probe_result_init(r, ref);
-	if (!why && start >= run_end) {
+	double steady = aw_steady_now();
+	if (!why && steady >= run_end) {
 		char *late = xasprintf("starved: not started: the run's time was up, %.0f s after "
 				       "it began", run_end - run_begin);
 		settle_starved(r, late);
@@ -704,12 +711,12 @@ static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
 		.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0),
 		.retry = retry, .load0 = aw_load_mark_now(),
 	};
-	f->deadline = aw_now() + f->timeout;
+	f->deadline = aw_steady_now() + f->timeout;
 	if (f->deadline > run_end) {
 		f->deadline = run_end;
 		f->cut = true;
 	}
-	f->look_at = start + (f->deadline - start) * 0.75;
+	f->look_at = steady + (f->deadline - steady) * 0.75;
 	fcntl(c.result_fd, F_SETFL, O_NONBLOCK);
 	return f;
 }
@@ -907,7 +914,7 @@ static int make_run_dir(void)
  * --timeout), and when its time is up. */
 static void set_pace(const struct aw_runner_opts *opts)
 {
-	run_begin = aw_now();
+	run_begin = aw_steady_now();
 	run_slowness = opts->timeout_s > 0 ? 1 : aw_slowness_now();
 	run_end = opts->budget_s > 0 ? run_begin + opts->budget_s : INFINITY;
 }

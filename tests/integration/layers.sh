@@ -50,7 +50,7 @@ allowed() { # from-room target-path target-room
 	family:*) [[ $to == lib || $to == backends || $path == core/probe.h ]] ;;
 	m32:*) [[ $to == lib || $to == "family:${from#m32:}" ]] ;;
 	vm) [[ $to == backends || $to == model || $to == core || $to == lib ]] ;;
-	vm-init) [[ $path == vm/guest.h || $path == core/guest.h || $path == lib/pace.h ]] ;;
+	vm-init) [[ $path == vm/guest.h || $path == core/guest.h || $path == lib/pace.h || $path == lib/steady.h ]] ;;
 	cmd) [[ $to != family:* && $to != m32:* && $to != vm-init ]] ;;
 	*) return 1 ;;
 	esac

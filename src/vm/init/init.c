@@ -22,6 +22,7 @@
  */
 #include "vm/guest.h"
 #include "lib/pace.h"
+#include "lib/steady.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -53,28 +54,6 @@ static double uptime(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Uptime for the host's deadline, without the leaps of the guest's clock:
- * under TCG on a busy host a guest's clocksource can jump by a day at
- * once (a 6.1 guest reported a soft lockup "stuck for 91200s"), which
- * would end a healthy run.  The waits that read this poll every few
- * milliseconds, so a step of more than CLOCK_STEP_MAX_S is a leap and
- * counts as that much; a real stall only makes the host's own timeout,
- * the hard bound, come first. */
-#define CLOCK_STEP_MAX_S 1.0
-static double deadline_clock(void)
-{
-	static double last = -1, counted;
-	double now = uptime();
-	if (last < 0) {
-		counted = now;
-	} else {
-		double step = now - last;
-		counted += step < 0 ? 0 : step > CLOCK_STEP_MAX_S ? CLOCK_STEP_MAX_S : step;
-	}
-	last = now;
-	return counted;
 }
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -394,6 +373,8 @@ static int modprobe(int argc, char **argv)
 }
 
 struct config {
+	/* Uptime on the steady clock (lib/steady.h), which does not take
+	 * the leaps of a guest's clock on a busy host. */
 	double deadline;
 	bool stretch;
 	char *modules;
@@ -572,7 +553,7 @@ static bool run_setup(char *line, double deadline)
 	while (pid > 0 && !ended) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		ended = w == pid || (w < 0 && errno != EINTR);
-		if (!ended && deadline > 0 && deadline_clock() >= deadline)
+		if (!ended && deadline > 0 && aw_steady_now() >= deadline)
 			break;
 		if (!ended) {
 			struct timespec ts = { 0, 10 * 1000 * 1000 };
@@ -627,7 +608,7 @@ static void wait_run(pid_t pid, double deadline)
 			send_line("exit lost");
 			return;
 		}
-		if (deadline > 0 && deadline_clock() >= deadline) {
+		if (deadline > 0 && aw_steady_now() >= deadline) {
 			say("the run did not end by %.0f s of uptime: stopping it", deadline);
 			kill(-1, SIGKILL); /* everything but init */
 			while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
@@ -693,7 +674,7 @@ int main(int argc, char **argv)
 		/* What the run may use so that it ends, snapshot written,
 		 * before the deadline: the rest is settled as starved. */
 		double budget = config.deadline > 0
-			? config.deadline - deadline_clock() - WRAP_UP_S * slowness : 0;
+			? config.deadline - aw_steady_now() - WRAP_UP_S * slowness : 0;
 		if (config.deadline > 0 && budget < 1)
 			budget = 1;
 		pid_t pid = fork();
