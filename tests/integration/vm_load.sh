@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run: sealed
 # vm_load: Debian's 6.1 guest with the vfs family (whose probes on btrfs,
 # ext4, xfs and overlay timed out in a guest on a loaded host) booted
 # twice, once on a quiet machine and once while two busy loops per CPU,
