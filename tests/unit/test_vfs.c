@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The vfs family's pure logic: the steps between mtimes and the
- * class made of it, and the names that give a "#!" interpreter path an
+/* The vfs family's pure logic: what a pair of changes within one tick
+ * shows and the class made of such pairs, and the names that give a "#!" interpreter path an
  * exact length. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,63 +11,36 @@
 
 #include <string.h>
 
-#define MS 1000000L
-
-static struct vfs_steps steps_of(const struct timespec *t, size_t n)
-{
-	struct vfs_steps s = { 0 };
-	for (size_t i = 0; i < n; i++)
-		vfs_steps_add(&s, t[i]);
-	return s;
-}
-
-static void test_step_none(void **state)
+/* A pair is judged by its two mtimes and the coarse clock around it. */
+static void test_pair_kinds(void **state)
 {
 	(void)state;
-	struct timespec t[] = { { 5, 100 }, { 5, 100 }, { 5, 100 } };
-	struct vfs_steps s = steps_of(t, 3);
-	assert_int_equal(s.smallest, -1);
-	assert_int_equal(s.n, 3);
-	assert_int_equal(s.changes, 0);
-	assert_true(s.some_nsec);
-	s = steps_of(t, 1);
-	assert_int_equal(s.smallest, -1);
+	struct timespec tick = { 5, 4000000 }, fine = { 5, 4002600 }, whole = { 5, 0 },
+			other = { 5, 3000000 };
+	assert_int_equal(vfs_pair_of(tick, fine, tick), VFS_PAIR_FINE);
+	assert_int_equal(vfs_pair_of(fine, tick, tick), VFS_PAIR_FINE); /* a step back */
+	assert_int_equal(vfs_pair_of(tick, tick, tick), VFS_PAIR_TICK);
+	assert_int_equal(vfs_pair_of(whole, whole, tick), VFS_PAIR_SECOND);
+	assert_int_equal(vfs_pair_of(other, other, tick), VFS_PAIR_OTHER);
+	/* Another second's time is not the tick's. */
+	assert_int_equal(vfs_pair_of((struct timespec){ 6, 4000000 },
+				     (struct timespec){ 6, 4000000 }, tick), VFS_PAIR_OTHER);
 }
 
-static void test_step_smallest(void **state)
-{
-	(void)state;
-	/* Ticks of 4 ms with repeats, one step across a second. */
-	struct timespec t[] = { { 1, 992 * MS }, { 1, 996 * MS }, { 1, 996 * MS },
-				{ 2, 0 }, { 2, 8 * MS } };
-	struct vfs_steps s = steps_of(t, 5);
-	assert_int_equal(s.smallest, 4 * MS);
-	assert_int_equal(s.changes, 3);
-	struct timespec fine[] = { { 7, 1000 }, { 7, 3500 }, { 7, 4000 } };
-	assert_int_equal(steps_of(fine, 3).smallest, 500);
-	/* A step back counts by its size. */
-	struct timespec back[] = { { 7, 9000 }, { 7, 2000 } };
-	assert_int_equal(steps_of(back, 2).smallest, 7000);
-	/* Whole seconds. */
-	struct timespec whole[] = { { 7, 0 }, { 8, 0 } };
-	s = steps_of(whole, 2);
-	assert_false(s.some_nsec);
-	assert_string_equal(vfs_grain_class(s.smallest, !s.some_nsec), "second");
-}
-
+/* The most frequent kind decides; a stray pair does not. */
 static void test_grain_classes(void **state)
 {
 	(void)state;
-	assert_string_equal(vfs_grain_class(2600, false), "ns");
-	assert_string_equal(vfs_grain_class(MS - 1, false), "ns");
-	assert_string_equal(vfs_grain_class(MS, false), "jiffy");       /* HZ 1000 */
-	assert_string_equal(vfs_grain_class(4 * MS, false), "jiffy");   /* HZ 250 */
-	assert_string_equal(vfs_grain_class(20 * MS, false), "jiffy");  /* HZ 50 */
-	assert_string_equal(vfs_grain_class(21 * MS, false), "coarse");
-	assert_string_equal(vfs_grain_class(1000 * MS, true), "second");
-	assert_string_equal(vfs_grain_class(1000 * MS, false), "coarse");
-	assert_string_equal(vfs_grain_class(-1, true), "second");
-	assert_string_equal(vfs_grain_class(-1, false), "coarse");
+	size_t none[VFS_PAIRS] = { 0 };
+	assert_null(vfs_grain_class(none));
+	size_t ns[VFS_PAIRS] = { [VFS_PAIR_FINE] = 64 };
+	assert_string_equal(vfs_grain_class(ns), "ns");
+	size_t jiffy[VFS_PAIRS] = { [VFS_PAIR_FINE] = 1, [VFS_PAIR_TICK] = 63 };
+	assert_string_equal(vfs_grain_class(jiffy), "jiffy");
+	size_t second[VFS_PAIRS] = { [VFS_PAIR_SECOND] = 64 };
+	assert_string_equal(vfs_grain_class(second), "second");
+	size_t other[VFS_PAIRS] = { [VFS_PAIR_TICK] = 2, [VFS_PAIR_OTHER] = 62 };
+	assert_string_equal(vfs_grain_class(other), "coarse");
 }
 
 /* The names make exactly total bytes, each a valid name. */
@@ -108,8 +81,7 @@ static void test_layout_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_step_none),
-		cmocka_unit_test(test_step_smallest),
+		cmocka_unit_test(test_pair_kinds),
 		cmocka_unit_test(test_grain_classes),
 		cmocka_unit_test(test_layout_exact),
 		cmocka_unit_test(test_layout_refused),

@@ -20,9 +20,14 @@
 
 #define QNAME "/aw_notify"
 #define COOKIE 0x5ee1
-/* How long to wait for a signal that must come, and one that must not. */
-#define COME_MS 1000
-#define QUIET_MS 40
+/* The kernel queues the signal inside the mq_send that notifies
+ * (ipc/mqueue.c, __do_notify() under the queue's lock), and a sender
+ * child is waited for before we look: so whether a signal came is known
+ * when the send returned.  One that must not come is looked for as
+ * pending (0 ms: no wait whose length a loaded machine could outrun);
+ * one that must come is waited for with a bound against a hang only. */
+#define COME_MS 10000
+#define QUIET_MS 0
 
 static const struct aw_item notify_items[] = {
 	AW_CHECK_ITEM("signal_delivered", "a message sent by another process to the empty queue delivers the registered signal"),

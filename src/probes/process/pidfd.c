@@ -212,6 +212,10 @@ static void clone3_items(struct aw_ctx *ctx)
 	sigaction(SIGUSR1, &old, NULL);
 }
 
+/* Bounds against a hang, generous: A's exit takes a millisecond idle. */
+#define ORPHAN_WAIT_MS 5000
+#define ORPHAN_CHILD_MS (ORPHAN_WAIT_MS + 3000)
+
 /* In a child: optionally become a subreaper, fork A, A forks B and
  * exits; B says who its parent is. */
 static int orphan_child(void *arg)
@@ -225,15 +229,15 @@ static int orphan_child(void *arg)
 	}
 	pid_t me = getpid(), a = fork();
 	if (a == 0) {
-		pid_t b = fork();
+		pid_t self = getpid(), b = fork();
 		if (b == 0) {
-			/* wait until A is gone, then report the parent */
-			for (int i = 0; i < 2000 && getppid() != me && getppid() != 1 && subreaper; i++)
-				usleep(1000);
-			for (int i = 0; i < 2000 && !subreaper && getppid() != 1; i++)
+			/* Wait until A is gone (its exit reparents B), then report
+			 * the parent: who adopted B, never who B had when a loaded
+			 * machine had not yet run A's exit ('t': a reason). */
+			for (int i = 0; i < ORPHAN_WAIT_MS && getppid() == self; i++)
 				usleep(1000);
 			pid_t pp = getppid();
-			char c = pp == me ? 's' : pp == 1 ? 'i' : 'o';
+			char c = pp == self ? 't' : pp == me ? 's' : pp == 1 ? 'i' : 'o';
 			(void)!write(p[1], &c, 1);
 			_exit(0);
 		}
@@ -246,8 +250,11 @@ static int orphan_child(void *arg)
 	if (subreaper)
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
-	aw_observe(pctx, item, "%s", c == 's' ? "the subreaper" : c == 'i' ? "the namespace's init" :
-		   c == 'o' ? "another process" : "no answer");
+	if (c == 't')
+		aw_error(pctx, item, "the orphan's parent had not exited after %d s", ORPHAN_WAIT_MS / 1000);
+	else
+		aw_observe(pctx, item, "%s", c == 's' ? "the subreaper" : c == 'i' ?
+			   "the namespace's init" : c == 'o' ? "another process" : "no answer");
 	return 0;
 }
 
@@ -256,10 +263,10 @@ static void pidfd_run(struct aw_ctx *ctx)
 	pctx = ctx;
 	pidfd_items_run(ctx);
 	clone3_items(ctx);
-	int rc = aw_child_run(orphan_child, (void *)1, PROCESS_CHILD_MS);
+	int rc = aw_child_run(orphan_child, (void *)1, ORPHAN_CHILD_MS);
 	if (rc && !aw_reported(ctx, "subreaper.orphan"))
 		aw_error(ctx, "subreaper.orphan", "the child ended with %d", rc);
-	rc = aw_child_run(orphan_child, NULL, PROCESS_CHILD_MS);
+	rc = aw_child_run(orphan_child, NULL, ORPHAN_CHILD_MS);
 	if (rc && !aw_reported(ctx, "subreaper.none"))
 		aw_error(ctx, "subreaper.none", "the child ended with %d", rc);
 }

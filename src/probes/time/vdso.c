@@ -37,7 +37,6 @@
 #include <unistd.h>
 
 #define MARK_BASE 1000
-#define TRACE_MS 10000
 
 static const char *const sym_absent[] = { "absent", NULL };
 static const char *const served_absent[] = { "no symbol", NULL };

@@ -124,8 +124,24 @@ static const char *bg_case(enum bg_op op, long long *shared, char *buf, size_t l
 	return sig_result(status, shared[0], (int)shared[1], buf, len);
 }
 
+/* The state letter of /proc/PID/stat (R, S, T ...), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	char *end = f && fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	if (f)
+		fclose(f);
+	return end && end[1] == ' ' ? end[2] : 0;
+}
+
 /* The orphaned case: a grandchild whose parent exits makes a group of
- * its own, whose members have no parent in this session. */
+ * its own, whose members have no parent in this session.  Its answer,
+ * or NULL with why there is none in buf: the grandchild reports only
+ * once its parent is gone, so a loaded machine delays the answer but
+ * cannot change it, and one that never comes is a value only when the
+ * grandchild is seen stopped (/proc), else a reason. */
 static const char *orphaned_case(long long *shared, char *buf, size_t len)
 {
 	int sync[2];
@@ -140,24 +156,33 @@ static const char *orphaned_case(long long *shared, char *buf, size_t len)
 			close(sync[0]);
 			for (int i = 0; i < WAIT_MS && getppid() == self; i++)
 				usleep(1000);
+			if (getppid() == self)
+				_exit(write(sync[1], "t", 1) != 1);
 			setpgid(0, 0);
 			bg_do(BG_TCSETPGRP, shared);
 			if (write(sync[1], "d", 1) != 1)
 				_exit(1);
 			_exit(0);
 		}
-		_exit(g < 0);
+		/* Its pid first, for the parent to look at if no answer comes. */
+		_exit(g < 0 || write(sync[1], &g, sizeof(g)) != sizeof(g));
 	}
 	close(sync[1]);
 	int status;
 	waitpid(mid, &status, 0);
+	pid_t g = 0;
 	struct pollfd p = { .fd = sync[0], .events = POLLIN };
-	char c;
-	bool done = poll(&p, 1, WAIT_MS) == 1 && read(sync[0], &c, 1) == 1;
+	char c = 0;
+	bool got = read(sync[0], &g, sizeof(g)) == sizeof(g) && poll(&p, 1, WAIT_MS) == 1 &&
+		   read(sync[0], &c, 1) == 1;
 	close(sync[0]);
-	if (!done)
-		return "the orphaned child never reported (stopped?)";
-	return sig_result(0, shared[0], (int)shared[1], buf, len);
+	if (got && c == 'd')
+		return sig_result(0, shared[0], (int)shared[1], buf, len);
+	if (!got && g > 0 && proc_state(g) == 'T')
+		return "the orphaned child never reported (stopped)";
+	snprintf(buf, len, c == 't' ? "its parent had not exited after %d s" :
+		 "the orphaned child did not report within %d s", WAIT_MS / 1000);
+	return NULL;
 }
 
 /* The foreground group's process: blocks SIGHUP, SIGCONT and SIGUSR1,
@@ -289,7 +314,11 @@ static void background(struct aw_ctx *ctx, struct shared *sh)
 			tcsetattr(g_slave, TCSANOW, &t);
 		}
 		aw_observe(ctx, "bg.write_tostop", "%s", bg_case(BG_WRITE, sh->res, buf, sizeof(buf)));
-		aw_observe(ctx, "bg.tcsetpgrp_orphaned", "%s", orphaned_case(sh->res, buf, sizeof(buf)));
+		const char *orphaned = orphaned_case(sh->res, buf, sizeof(buf));
+		if (orphaned)
+			aw_observe(ctx, "bg.tcsetpgrp_orphaned", "%s", orphaned);
+		else
+			aw_error(ctx, "bg.tcsetpgrp_orphaned", "%s", buf);
 		_exit(0);
 	}
 	int st;

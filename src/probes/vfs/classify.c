@@ -2,44 +2,28 @@
 /* The vfs family's pure logic: see vfs.h. */
 #include "vfs.h"
 
-#define NS_PER_S 1000000000LL
-#define NS_PER_MS 1000000LL
-
-static long long ns_of(const struct timespec *t)
+static bool same_time(struct timespec a, struct timespec b)
 {
-	return (long long)t->tv_sec * NS_PER_S + t->tv_nsec;
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
-void vfs_steps_add(struct vfs_steps *s, struct timespec t)
+enum vfs_pair vfs_pair_of(struct timespec m1, struct timespec m2, struct timespec coarse)
 {
-	if (s->n == 0)
-		s->smallest = -1;
-	else {
-		long long d = ns_of(&t) - ns_of(&s->last);
-		if (d < 0)
-			d = -d;
-		if (d != 0) {
-			s->changes++;
-			if (s->smallest < 0 || d < s->smallest)
-				s->smallest = d;
-		}
-	}
-	s->some_nsec = s->some_nsec || t.tv_nsec != 0;
-	s->last = t;
-	s->n++;
+	if (!same_time(m1, m2))
+		return VFS_PAIR_FINE;
+	if (same_time(m1, coarse))
+		return VFS_PAIR_TICK;
+	return m1.tv_nsec == 0 ? VFS_PAIR_SECOND : VFS_PAIR_OTHER;
 }
 
-const char *vfs_grain_class(long long step_ns, bool all_whole_seconds)
+const char *vfs_grain_class(const size_t count[VFS_PAIRS])
 {
-	if (step_ns < 0)
-		return all_whole_seconds ? "second" : "coarse";
-	if (step_ns < NS_PER_MS)
-		return "ns";
-	if (step_ns <= 20 * NS_PER_MS)
-		return "jiffy";
-	if (all_whole_seconds && step_ns % NS_PER_S == 0)
-		return "second";
-	return "coarse";
+	static const char *const names[VFS_PAIRS] = { "ns", "jiffy", "second", "coarse" };
+	size_t best = 0;
+	for (size_t i = 1; i < VFS_PAIRS; i++)
+		if (count[i] > count[best])
+			best = i;
+	return count[best] ? names[best] : NULL;
 }
 
 size_t vfs_shebang_layout(size_t base_len, size_t total, size_t *lens, size_t max)

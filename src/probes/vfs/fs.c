@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define TIMES_MIN 200      /* write+fstat rounds at least */
-#define TIMES_CHANGES 8    /* changes seen that are enough */
-#define TIMES_SPAN_S 0.06  /* time looked at most: 15 ticks at HZ 250 */
+#define TIMES_PAIRS 64       /* pairs within one tick that are enough */
+#define TIMES_TRIES 200000   /* pairs tried at most (a bound of work) */
 #define ORDER_ROUNDS 200   /* rounds of gnulib's sequence */
 #define CHILD_MS 10000
 
@@ -41,8 +41,10 @@ static const struct aw_item fs_items[] = {
 		      "\"/proc/self/fd/N\", dir, name, AT_SYMLINK_FOLLOW), as open(2) shows"),
 	AW_CHECK_ITEM("tmpfile_excl_unlinkable", "an O_TMPFILE|O_EXCL file cannot be linked "
 		      "(ENOENT), as open(2) promises"),
-	AW_OBS_ITEM("mtime_granularity", "how fine the mtimes of a tight write+fstat loop are: "
-		    "ns, jiffy, second or coarse",
+	AW_OBS_ITEM("mtime_granularity", "what two write+fstat within one tick of "
+		    "CLOCK_REALTIME_COARSE get: ns (different mtimes), jiffy (both the coarse "
+		    "clock's time), second (whole seconds) or coarse (another equal time); the "
+		    "most frequent answer of 64 such pairs",
 		    .change = "make-like tools and caches comparing mtimes see (or no longer see) "
 		    "changes within one clock tick"),
 	AW_CHECK_ITEM("mtime_order", "a file written after another never has an older mtime "
@@ -176,34 +178,68 @@ static void flink_run(struct aw_ctx *ctx, int dirfd)
 
 /* ---- times ---- */
 
-/* Write one byte and read the mtime back until TIMES_CHANGES changes
- * were seen after TIMES_MIN rounds, or TIMES_SPAN_S passed.  0 or -errno. */
-static int mtimes_loop(int fd, struct vfs_steps *steps)
+/* One pair: two changes, each seen by fstat, between two reads of the
+ * coarse clock.  1 when both reads are equal (*kind says what the pair
+ * showed), 0 when a tick passed (no evidence), or -errno. */
+static int mtime_pair(int fd, enum vfs_pair *kind)
 {
-	double end = aw_now() + TIMES_SPAN_S;
-	struct stat st;
-	do {
-		if (write(fd, "x", 1) != 1 || fstat(fd, &st) != 0)
-			return -errno;
-		vfs_steps_add(steps, st.st_mtim);
-	} while (!(steps->n >= TIMES_MIN && steps->changes >= TIMES_CHANGES) && aw_now() < end);
-	return 0;
+	struct timespec c0, c1;
+	struct stat s1, s2;
+	clock_gettime(CLOCK_REALTIME_COARSE, &c0);
+	if (write(fd, "x", 1) != 1 || fstat(fd, &s1) != 0 || write(fd, "y", 1) != 1 ||
+	    fstat(fd, &s2) != 0)
+		return -errno;
+	clock_gettime(CLOCK_REALTIME_COARSE, &c1);
+	if (c0.tv_sec != c1.tv_sec || c0.tv_nsec != c1.tv_nsec)
+		return 0;
+	*kind = vfs_pair_of(s1.st_mtim, s2.st_mtim, c0);
+	return 1;
+}
+
+/* Pairs until TIMES_PAIRS fell within a tick, or TIMES_TRIES were tried:
+ * counted work, so a loaded machine only discards more pairs.  How many
+ * were tried, or -errno. */
+static long mtime_pairs(int fd, size_t count[VFS_PAIRS])
+{
+	size_t within = 0;
+	long tried = 0;
+	while (within < TIMES_PAIRS && tried < TIMES_TRIES) {
+		enum vfs_pair kind = VFS_PAIR_OTHER;
+		int rc = mtime_pair(fd, &kind);
+		tried++;
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			count[kind]++;
+			within++;
+		}
+	}
+	return tried;
 }
 
 static void granularity_run(struct aw_ctx *ctx, int dirfd)
 {
-	struct vfs_steps steps = { 0 };
+	size_t count[VFS_PAIRS] = { 0 };
+	struct timespec tick = { 0 };
 	int fd = openat(dirfd, "times", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-	int rc = fd < 0 ? -errno : mtimes_loop(fd, &steps);
+	long tried = fd < 0 ? -errno : mtime_pairs(fd, count);
 	if (fd >= 0)
 		close(fd);
-	if (rc < 0) {
-		aw_error(ctx, "mtime_granularity", "write+fstat: %s", aw_errname(rc));
+	if (tried < 0) {
+		aw_error(ctx, "mtime_granularity", "write+fstat: %s", aw_errname((int)tried));
 		return;
 	}
-	aw_note(ctx, "mtime: %zu writes, %zu changes, smallest step %lld ns", steps.n,
-		steps.changes, steps.smallest);
-	aw_observe(ctx, "mtime_granularity", "%s", vfs_grain_class(steps.smallest, !steps.some_nsec));
+	clock_getres(CLOCK_REALTIME_COARSE, &tick);
+	aw_note(ctx, "mtime: %ld pairs tried, within one tick (%ld ns, clock_getres of "
+		"CLOCK_REALTIME_COARSE): %zu different, %zu the tick's, %zu whole seconds, %zu other",
+		tried, tick.tv_nsec, count[VFS_PAIR_FINE], count[VFS_PAIR_TICK],
+		count[VFS_PAIR_SECOND], count[VFS_PAIR_OTHER]);
+	const char *grain = vfs_grain_class(count);
+	if (grain)
+		aw_observe(ctx, "mtime_granularity", "%s", grain);
+	else
+		aw_unobserved(ctx, "mtime_granularity", "none of %ld pairs of changes fell "
+			      "within one tick", tried);
 }
 
 static int older(const struct stat *a, const struct stat *b)

@@ -18,26 +18,25 @@ extern const struct aw_probe vfs_fs_path_template;
 
 /* ---- timestamps (classify.c) ---- */
 
-/* The times a loop of changes saw, taken one at a time: how many, how
- * many differed from the one before, the smallest nonzero step between
- * consecutive ones in nanoseconds (-1: none yet; a step back counts by
- * its size), and whether every one had tv_nsec 0.  Start zeroed. */
-struct vfs_steps {
-	size_t n, changes;
-	long long smallest;
-	bool some_nsec;
-	struct timespec last;
-};
-void vfs_steps_add(struct vfs_steps *s, struct timespec t);
-/* How fine the timestamps a change gets are, from the smallest step
- * (-1: none seen) and whether every time seen had tv_nsec 0:
- *   "ns"      a step under 1 ms, finer than any kernel tick: each change
- *             reads a fine-grained clock (multigrain, 6.13+);
- *   "jiffy"   steps of 1 to 20 ms: the coarse clock, one value a tick
- *             (HZ 1000 down to 50);
- *   "second"  whole seconds (every tv_nsec 0: ext4 with 128-byte inodes);
- *   "coarse"  anything coarser seen, or no step in the time looked. */
-const char *vfs_grain_class(long long step_ns, bool all_whole_seconds);
+/* What one pair of changes within one tick said.  A pair is two writes
+ * to a file, each followed by fstat, bracketed by two reads of
+ * CLOCK_REALTIME_COARSE, the clock current_time() reads (one value a
+ * tick); only a pair whose two reads are equal is evidence, since then
+ * both changes happened within one tick, however slow the machine was:
+ *   VFS_PAIR_FINE    the two mtimes differ: a change got a time finer
+ *                    than the tick (ktime_get_real_ts64: multigrain
+ *                    timestamps, 6.13+, since the fstat between asked);
+ *   VFS_PAIR_TICK    equal, and equal to the coarse clock: the tick's time;
+ *   VFS_PAIR_SECOND  equal with tv_nsec 0: the filesystem keeps seconds;
+ *   VFS_PAIR_OTHER   equal, neither (a coarser granularity, a server's
+ *                    clock). */
+enum vfs_pair { VFS_PAIR_FINE, VFS_PAIR_TICK, VFS_PAIR_SECOND, VFS_PAIR_OTHER, VFS_PAIRS };
+enum vfs_pair vfs_pair_of(struct timespec m1, struct timespec m2, struct timespec coarse);
+/* The class of the pairs counted (count[] by enum vfs_pair), the most
+ * frequent one (a rare pair that raced a tick's update does not decide),
+ * or NULL when no pair was counted:
+ *   "ns" (FINE), "jiffy" (TICK), "second" (SECOND), "coarse" (OTHER). */
+const char *vfs_grain_class(const size_t count[VFS_PAIRS]);
 
 /* ---- shebang paths (classify.c) ---- */
 
