@@ -2,6 +2,7 @@
 /* A family's 32-bit helper, found, run and read: see helper.h. */
 #include "helper.h"
 #include "lib/errname.h"
+#include "lib/steady.h"
 #include "lib/proc.h"
 #include "context.h"
 #include "i386.h"
@@ -164,7 +165,8 @@ static void report_line(struct aw_ctx *ctx, const struct aw_helper *h, const str
 static char *ending(const struct aw_helper *h, const struct aw_capture *cap)
 {
 	if (cap->timed_out)
-		return xasprintf("killed at its %g s deadline", h->timeout_ms / 1000.0);
+		return xasprintf("killed at its %g s deadline",
+				 h->timeout_ms / 1000.0 * aw_deadline_stretch());
 	if (cap->overflowed)
 		return xasprintf("stopped after %u bytes of output", AW_HELPER_OUTPUT_MAX);
 	if (WIFSIGNALED(cap->status))

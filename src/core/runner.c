@@ -638,15 +638,20 @@ static char *cannot_isolate(int err)
  * idle guest and stretches with the machine's slowness, twice that for
  * the second try. */
 static double probe_timeout(const struct aw_probe *p, const struct aw_runner_opts *opts,
-			    bool retry)
+			    double slowness, bool retry)
 {
 	if (opts->timeout_s > 0)
 		return opts->timeout_s;
 	double own = p->timeout_s ? (double)p->timeout_s : AW_DEFAULT_TIMEOUT_S;
-	if (!retry)
-		return own * run_slowness;
-	double now = aw_slowness_now();
-	return own * (now > run_slowness ? now : run_slowness) * RETRY_STRETCH;
+	return own * slowness * (retry ? RETRY_STRETCH : 1);
+}
+
+/* The slowness a try runs at: the run's, or for a second try what the
+ * machine shows now if it is slower. */
+static double try_slowness(bool retry)
+{
+	double now = retry ? aw_slowness_now() : 0;
+	return now > run_slowness ? now : run_slowness;
 }
 
 /* Why the probe was starved, or NULL: its time was the run's end (a
@@ -692,6 +697,10 @@ static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
 		r->seconds = 0;
 		return NULL;
 	}
+	double slowness = try_slowness(retry);
+	/* The probe's own time bounds (its children's, its programs') follow
+	 * the same slowness: it inherits this across the fork. */
+	aw_deadline_stretch_set(opts->timeout_s > 0 ? 1 : slowness);
 	if (!why && ref->probe->host_path)
 		(void)aw_hostdir_make(ref->probe->host_path, &hd, &why);
 	if (!why && (err = spawn(ref, &hd, &c)) != 0)
@@ -707,7 +716,7 @@ static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
 	struct flight *f = xcalloc(1, sizeof(*f));
 	*f = (struct flight){
 		.index = index, .c = c, .col = { .r = r }, .hd = hd, .open = true,
-		.start = start, .timeout = probe_timeout(ref->probe, opts, retry),
+		.start = start, .timeout = probe_timeout(ref->probe, opts, slowness, retry),
 		.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0),
 		.retry = retry, .load0 = aw_load_mark_now(),
 	};
@@ -917,6 +926,7 @@ static void set_pace(const struct aw_runner_opts *opts)
 	run_begin = aw_steady_now();
 	run_slowness = opts->timeout_s > 0 ? 1 : aw_slowness_now();
 	run_end = opts->budget_s > 0 ? run_begin + opts->budget_s : INFINITY;
+	aw_deadline_stretch_set(run_slowness);
 }
 
 /* env.load: which probes the machine starved, so that a snapshot says
@@ -950,10 +960,11 @@ void aw_run_probes(const struct aw_probe_ref *refs, size_t n,
 {
 	unsigned jobs = opts->jobs > 1 ? opts->jobs : 1;
 	run_params = opts->params;
+	/* First: the i386 answer's helper runs with a deadline too. */
+	set_pace(opts);
 	/* Here, so that every probe inherits the one answer. */
 	aw_i386_decide();
 	run_in_guest = aw_in_vm_guest();
-	set_pace(opts);
 	run_dirfd = make_run_dir();
 	run->probes = xcalloc(n, sizeof(*run->probes));
 	run->nprobes = n;

@@ -6,6 +6,7 @@
 #include "signals.h"
 #include "util.h"
 #include "lib/procfs.h"
+#include "steady.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,7 +85,8 @@ pid_t aw_child_start_as(uid_t ruid, uid_t euid, aw_child_fn fn, void *arg, int *
 
 int aw_child_wait(pid_t pid, int timeout_ms)
 {
-	double deadline = timeout_ms < 0 ? 0 : aw_now() + timeout_ms / 1000.0;
+	double deadline = timeout_ms < 0 ? 0
+			  : aw_now() + timeout_ms / 1000.0 * aw_deadline_stretch();
 	int status;
 	int rc = aw_wait_until(pid, deadline, &status);
 
@@ -220,7 +222,8 @@ int aw_wait_blocked(pid_t pid, long nr, int timeout_ms)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
-	for (int waited = 0; waited <= timeout_ms; waited++) {
+	double tries = timeout_ms * aw_deadline_stretch();
+	for (int waited = 0; waited <= tries; waited++) {
 		long cur;
 		int rc = current_syscall(path, &cur);
 		if (rc == 0 && cur == nr)

@@ -35,7 +35,9 @@ pid_t aw_child_start(aw_child_fn fn, void *arg);
  * runs: the result is then that -errno, also in *refused (else 0), so
  * that the caller can tell "no such identity here" from a failed fork. */
 pid_t aw_child_start_as(uid_t ruid, uid_t euid, aw_child_fn fn, void *arg, int *refused);
-/* Wait up to timeout_ms (< 0: without a deadline) for a child: its exit
+/* Wait up to timeout_ms (< 0: without a deadline; stretched by
+ * aw_deadline_stretch() of lib/steady.h, the machine's slowness in a
+ * probe) for a child: its exit
  * status (0..255), 128 + N when killed by signal N, -ETIMEDOUT when the
  * deadline came (the child is then killed and reaped), or -errno. */
 int aw_child_wait(pid_t pid, int timeout_ms);

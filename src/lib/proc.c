@@ -2,6 +2,7 @@
 /* Children that die with abiwatch, and anonymous files: see proc.h. */
 #include "proc.h"
 #include "util.h"
+#include "steady.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -221,7 +222,7 @@ int aw_capture(const char *const argv[], const struct aw_spawn *how, struct aw_c
 {
 	int pipefd[2];
 	struct aw_spawn h = *how;
-	double deadline = cap->timeout_s > 0 ? aw_now() + cap->timeout_s : 0;
+	double deadline = cap->timeout_s > 0 ? aw_now() + cap->timeout_s * aw_deadline_stretch() : 0;
 
 	cap->text = NULL;
 	cap->len = 0;

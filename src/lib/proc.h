@@ -50,7 +50,8 @@ void aw_kill_reap(pid_t pid);
  * (aw_capture()). */
 struct aw_capture {
 	bool out, err;     /* read its stdout, its stderr (both: as written) */
-	double timeout_s;  /* kill it this long after its start; 0: never */
+	double timeout_s;  /* kill it this long after its start (stretched by
+			      aw_deadline_stretch(), lib/steady.h); 0: never */
 	size_t max;        /* bytes of output kept */
 	/* Past max: keep the last max bytes and let it run (a tool's error
 	 * comes last); false: kill it, keeping the first max. */

@@ -15,6 +15,18 @@ double aw_steady_advance(struct aw_steady *s, double now)
 	return s->counted;
 }
 
+static double stretch = 1;
+
+void aw_deadline_stretch_set(double factor)
+{
+	stretch = factor > 1 ? factor : 1;
+}
+
+double aw_deadline_stretch(void)
+{
+	return stretch;
+}
+
 double aw_steady_now(void)
 {
 	static struct aw_steady clock = AW_STEADY_INIT;

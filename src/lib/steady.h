@@ -20,6 +20,14 @@ double aw_steady_now(void);
 
 /* The clock's rule, on readings of the caller's: a state that starts
  * with last < 0, advanced by a reading now; the steady time. */
+/* How far the time bounds of work this process starts stretch (1: as
+ * written): children's deadlines (lib/child.h), programs run with a
+ * deadline (lib/proc.h's aw_capture).  Whoever knows the machine's
+ * slowness sets it before the work starts; a forked child inherits it.
+ * At least 1. */
+void aw_deadline_stretch_set(double factor);
+double aw_deadline_stretch(void);
+
 struct aw_steady {
 	double last, counted;
 };

@@ -64,6 +64,18 @@ static void test_slowness_bounds(void **state)
 	assert_true(now >= 1 && now <= AW_SLOWNESS_MAX);
 }
 
+/* The stretch of work's time bounds is never below 1. */
+static void test_deadline_stretch(void **state)
+{
+	(void)state;
+	assert_true(aw_deadline_stretch() >= 1);
+	aw_deadline_stretch_set(0.5);
+	assert_true(aw_deadline_stretch() == 1);
+	aw_deadline_stretch_set(3);
+	assert_true(aw_deadline_stretch() == 3);
+	aw_deadline_stretch_set(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -71,6 +83,7 @@ int main(void)
 		cmocka_unit_test(test_steady_now_never_goes_back),
 		cmocka_unit_test(test_pace_measures),
 		cmocka_unit_test(test_slowness_bounds),
+		cmocka_unit_test(test_deadline_stretch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
