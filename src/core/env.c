@@ -208,6 +208,9 @@ void aw_env_collect(struct aw_env *env)
 	char *rtc = rtc_wakealarm();
 	aw_env_set(env, "rtc", rtc);
 	free(rtc);
+	char *page = xasprintf("%ld", sysconf(_SC_PAGESIZE));
+	aw_env_set(env, "page_size", page);
+	free(page);
 	/* A guest of abiwatch vm runs on a fresh boot where nothing was set;
 	 * a machine's global values may be its set-up's, not the kernel's
 	 * defaults (items that follow them declare .varies_with "setup"). */

@@ -445,15 +445,63 @@ static bool explain_by_i386(const struct aw_diff *d, struct aw_diff_change *c,
 	return false;
 }
 
+static const struct aw_snapshot *compared[2]; /* old, new: during aw_diff_compute */
+
+/* What a side recorded of the inputs of the values sized at boot
+ * (struct aw_boot_inputs): false for a snapshot without them. */
+static bool boot_inputs(const struct aw_snapshot *s, struct aw_boot_inputs *in)
+{
+	const char *mem = aw_snapshot_get(s, "env.memory"), *page = aw_snapshot_get(s, "env.page_size");
+	char *end;
+	if (!mem || !page)
+		return false;
+	unsigned long long bytes = strtoull(mem, &end, 10);
+	if (*end || !isdigit((unsigned char)*mem))
+		return false;
+	in->page_size = strtoull(page, &end, 10);
+	if (*end || !isdigit((unsigned char)*page) || in->page_size < 1024)
+		return false;
+	in->pages = bytes / in->page_size;
+	return true;
+}
+
+enum sizing_verdict { SIZING_UNDECLARED, SIZING_FITS, SIZING_KERNEL };
+
+/* A value the kernel sized at boot (.sizing): when the declared formula
+ * gives both sides' values for what each side recorded, the same
+ * formula had other inputs; when it cannot give one of them, the
+ * formula changed, whatever the memory. */
+static enum sizing_verdict explain_by_sizing(const struct aw_item *it, struct aw_diff_change *c,
+					     const struct entry *o, const struct entry *n)
+{
+	struct aw_boot_inputs in[2];
+	const struct entry *side[2] = { o, n };
+	if (!it->sizing || !boot_inputs(compared[0], &in[0]) || !boot_inputs(compared[1], &in[1]))
+		return SIZING_UNDECLARED;
+	for (int i = 0; i < 2; i++)
+		if (side[i]->rec->status != AW_ST_PASS || !it->sizing->fits(side[i]->rec->value, &in[i]))
+			return SIZING_KERNEL;
+	c->cause_key = xstrdup("sized");
+	c->new_side = true;
+	c->cause = xasprintf("sized at boot by the same formula from other inputs: %s; %s; both values "
+			     "fit (%llu -> %llu pages of %llu B)", it->sizing->formula, it->sizing->unread,
+			     in[0].pages, in[1].pages, in[1].page_size);
+	return SIZING_FITS;
+}
+
 /* An observation declared to follow the machine (.varies_with) changed
  * where that side of the machine differs: the machine's doing. */
 static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_change *c,
-				    const struct entry *e)
+				    const struct entry *o, const struct entry *n)
 {
 	const struct aw_item *it;
+	const struct entry *e = n ? n : o;
 	(void)find_known(e, &it);
 	if (!it || !it->varies_with || c->kind != AW_DIFF_CHANGED || e->cls != AW_DIFF_OBS)
 		return false;
+	enum sizing_verdict sized = explain_by_sizing(it, c, o, n);
+	if (sized != SIZING_UNDECLARED)
+		return sized == SIZING_FITS;
 	char *key = xasprintf("env.%s", it->varies_with);
 	const struct aw_diff_env *env = find_env(d, key);
 	free(key);
@@ -551,7 +599,7 @@ static void explain(const struct aw_diff *d, struct aw_diff_change *c, const str
 		}
 	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
-	    explain_by_machine_size(d, c, e))
+	    explain_by_machine_size(d, c, o, n))
 		return;
 	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {
 		c->new_side = c->kind == AW_DIFF_SKIPPED;
@@ -833,11 +881,14 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	diff_probes_run(old, new, opts, d);
 	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
 		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
+	compared[0] = old;
+	compared[1] = new;
 	collect_skipped(eo, no, &skipped_by_side[0]);
 	collect_skipped(en, nn, &skipped_by_side[1]);
 	diff_items(eo, no, en, nn, opts, d);
 	free_skipped(&skipped_by_side[0]);
 	free_skipped(&skipped_by_side[1]);
+	compared[0] = compared[1] = NULL;
 	build_objects(d);
 	free(eo);
 	free(en);
@@ -958,7 +1009,8 @@ char *aw_diff_group_label(const struct aw_diff_group *g)
 	const char *side = g->new_side ? "new" : "old";
 	const struct aw_cause *c = aw_cause_find(g->cause_key);
 	bool size = c && c->sized;
-	char *s = size ? xasprintf("%s (it differs)", need)
+	char *s = c && c->folded ? xasprintf("%s (%s)", need, c->folded)
+		  : size ? xasprintf("%s (it differs)", need)
 		  : strcmp(g->cause_key, "probes") == 0 ? xasprintf("%s on the %s side", need, side)
 		  : xasprintf("%s (not on the %s side)", need, side);
 	free(need);
