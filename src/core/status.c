@@ -148,6 +148,10 @@ static const struct aw_cause causes[] = {
 	 * its item's formula (struct aw_sizing) explains on both sides. */
 	{ "sized", false, "env.memory", "what the kernel had at boot", "", true,
 	  "the same formula from other inputs" },
+	/* A CPU without a PMU (QEMU's TCG): no hardware perf events, so no
+	 * hard lockup detector, whose kernel.nmi_watchdog newer kernels
+	 * leave read-only (kernel/watchdog.c watchdog_sysctl_init()). */
+	{ "pmu", false, "env.pmu", "a CPU with a PMU (hardware performance counters)", "", false, NULL },
 };
 
 /* The table's entry for the len bytes at cause, or NULL. */

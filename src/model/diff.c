@@ -489,8 +489,27 @@ static enum sizing_verdict explain_by_sizing(const struct aw_item *it, struct aw
 	return SIZING_FITS;
 }
 
+/* A side whose machine lacks what the item follows ("no: ..." in
+ * env.pmu): the item shows the lack, not the kernel's interface. */
+static bool explain_by_lack(struct aw_diff_change *c, const char *cause, const char *key)
+{
+	const struct aw_cause *ca = aw_cause_find(cause);
+	for (int side = 1; ca && !ca->sized && side >= 0; side--) {
+		const char *v = aw_snapshot_get(compared[side], key);
+		if (!v || strncmp(v, "no", 2) != 0)
+			continue;
+		c->cause_key = xstrdup(cause);
+		c->new_side = side;
+		c->cause = xasprintf("the %s side's machine lacks what it follows (%s: %s)",
+				     side ? "new" : "old", key, v);
+		return true;
+	}
+	return false;
+}
+
 /* An observation declared to follow the machine (.varies_with) changed
- * where that side of the machine differs: the machine's doing. */
+ * where that side of the machine differs, or one side lacks it: the
+ * machine's doing. */
 static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_change *c,
 				    const struct entry *o, const struct entry *n)
 {
@@ -504,7 +523,10 @@ static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_chan
 		return sized == SIZING_FITS;
 	char *key = xasprintf("env.%s", it->varies_with);
 	const struct aw_diff_env *env = find_env(d, key);
+	bool lacks = !env && explain_by_lack(c, it->varies_with, key);
 	free(key);
+	if (lacks)
+		return true;
 	if (!env || !env->old_value || !env->new_value)
 		return false;
 	c->cause_key = xstrdup(it->varies_with);

@@ -525,6 +525,31 @@ static void test_sized_outside_the_formula(void **state)
 	aw_diff_free(&d);
 }
 
+/* kernel.nmi_watchdog follows the PMU: a machine without one (TCG) on
+ * either side cannot show the kernel's interface; with one on both, a
+ * change is the kernel's. */
+static void test_pmu_folds_nmi_watchdog(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	const char *no = "env.pmu = no: perf_event_open(PERF_COUNT_HW_CPU_CYCLES): ENOENT\n";
+	char *o = xasprintf("%sobs.sysctl.knob.kernel.nmi_watchdog.mode = 0644\n", no);
+	char *n = xasprintf("%sobs.sysctl.knob.kernel.nmi_watchdog.mode = 0444\n", no);
+	diff_of(o, n, NULL, 0, &d);
+	assert_string_equal(d.changes[0].cause_key, "pmu");
+	assert_false(aw_diff_differs(&d));
+	aw_diff_free(&d);
+	diff_of("env.pmu = yes\nobs.sysctl.knob.kernel.nmi_watchdog.mode = 0644\n", n, NULL, 0, &d);
+	assert_string_equal(find(&d, "obs.sysctl.knob.kernel.nmi_watchdog.mode")->cause_key, "pmu");
+	aw_diff_free(&d);
+	diff_of("env.pmu = yes\nobs.sysctl.knob.kernel.nmi_watchdog.mode = 0644\n",
+		"env.pmu = yes\nobs.sysctl.knob.kernel.nmi_watchdog.mode = 0444\n", NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+	free(o);
+	free(n);
+}
+
 /* The time family's TAI offset follows the clock's set-up (env.clock):
  * a machine whose NTP daemon set the offset is the machine's doing, the
  * same set-up with another offset the kernel's. */
@@ -799,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_varies_with_the_clock),
 		cmocka_unit_test(test_sized_at_boot_folds),
 		cmocka_unit_test(test_sized_outside_the_formula),
+		cmocka_unit_test(test_pmu_folds_nmi_watchdog),
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_set_delta),

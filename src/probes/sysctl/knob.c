@@ -134,6 +134,21 @@ static const struct aw_item knob_items[] = {
 		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
 	KNOB_ITEM("net.core.rps_default_mask.value", "net.core.rps_default_mask: a CPU mask as wide as the CPUs",
 		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
+	/* The hard lockup detector needs hardware perf events: on a CPU
+	 * without a PMU (QEMU's TCG) writing the knob fails with ENOTSUPP
+	 * (524), and newer kernels make it read-only (kernel/watchdog.c
+	 * watchdog_sysctl_init(): 0644 only when watchdog_hardlockup_available). */
+	AW_OBS_ITEM("kernel.nmi_watchdog.mode", "kernel.nmi_watchdog's permission bits: 0444 where the "
+		    "kernel found no hard lockup detector to run", .varies_with = "pmu",
+		    .change = "follows whether the CPU has a PMU; on one that has, a new mode changes "
+			      "who may switch the NMI watchdog"),
+	AW_OBS_ITEM("kernel.nmi_watchdog.value", "kernel.nmi_watchdog: 1 the hard lockup detector runs",
+		    .varies_with = "pmu",
+		    .change = "follows whether the CPU has a PMU; on one that has, the NMI watchdog's default moved"),
+	AW_OBS_ITEM("kernel.nmi_watchdog.writeback", "writing kernel.nmi_watchdog's value back: accepted, "
+		    "or the errno (ENOTSUPP, 524, without a PMU)", .varies_with = "pmu",
+		    .change = "follows whether the CPU has a PMU; on one that has, sysctl.conf lines "
+			      "switching the NMI watchdog now fail, or stop failing"),
 	AW_OBS_ITEM("*.mode", "the file's permission bits, in octal: the knob exists on this kernel",
 		    .change = "a knob that vanished fails every sysctl.conf line, runtime and program that sets it "
 			      "(ENOENT); one that appeared is a new interface; a new mode changes who may set it"),
