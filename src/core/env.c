@@ -206,6 +206,43 @@ static char *pmu(void)
 			 aw_errname(err));
 }
 
+/* The CPU features that probes' values follow, as /proc/cpuinfo's first
+ * "flags" line names them: rdrand and rdseed seed the CRNG at boot
+ * (drivers/char/random.c random_init(): with them the pool is ready
+ * before init runs; QEMU's TCG CPU model has neither), umip and user_shstk
+ * decide what sgdt and shadow stacks do.  "none", or "unknown" without
+ * the file (not x86: no such flags). */
+static char *cpu_features(void)
+{
+	static const char *const wanted[] = { "rdrand", "rdseed", "umip", "user_shstk" };
+	char *text, *list = xstrdup("");
+	size_t len;
+	if (aw_file_slurp("/proc/cpuinfo", &text, &len) != 0) {
+		free(list);
+		return xstrdup("unknown");
+	}
+	char *line = strstr(text, "\nflags\t");
+	char *colon = line ? strchr(line, ':') : NULL;
+	if (colon)
+		colon[strcspn(colon, "\n")] = '\0';
+	for (size_t i = 0; colon && i < AW_ARRAY_SIZE(wanted); i++) {
+		char *word = xasprintf(" %s", wanted[i]), *at = strstr(colon, word);
+		size_t n = strlen(word);
+		if (at && (at[n] == ' ' || !at[n])) {
+			char *more = xasprintf("%s%s%s", list, *list ? "," : "", wanted[i]);
+			free(list);
+			list = more;
+		}
+		free(word);
+	}
+	if (!*list) {
+		free(list);
+		list = xstrdup(colon ? "none" : "unknown");
+	}
+	free(text);
+	return list;
+}
+
 void aw_env_collect(struct aw_env *env)
 {
 	struct utsname u;
@@ -242,6 +279,9 @@ void aw_env_collect(struct aw_env *env)
 	aw_env_set(env, "pmu", hw);
 	free(page);
 	free(hw);
+	char *features = cpu_features();
+	aw_env_set(env, "cpu_features", features);
+	free(features);
 	/* A guest of abiwatch vm runs on a fresh boot where nothing was set;
 	 * a machine's global values may be its set-up's, not the kernel's
 	 * defaults (items that follow them declare .varies_with "setup"). */

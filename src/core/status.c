@@ -151,6 +151,8 @@ static const struct aw_cause causes[] = {
 	/* A CPU without a PMU (QEMU's TCG): no hardware perf events, so no
 	 * hard lockup detector, whose kernel.nmi_watchdog newer kernels
 	 * leave read-only (kernel/watchdog.c watchdog_sysctl_init()). */
+	{ "cpu_features", false, "env.cpu_features", "the CPU's features (rdrand, rdseed, umip, user_shstk)",
+	  "", true, NULL },
 	{ "pmu", false, "env.pmu", "a CPU with a PMU (hardware performance counters)", "", false, NULL },
 };
 

@@ -184,7 +184,7 @@ static char *lacking(char **a, size_t na, char **b, size_t nb)
  * b") may hold commas in a reason. */
 static bool is_list_key(const char *key)
 {
-	static const char *const lists[] = { "env.caps", "env.fs", "env.probes" };
+	static const char *const lists[] = { "env.caps", "env.cpu_features", "env.fs", "env.probes" };
 	for (size_t i = 0; i < AW_ARRAY_SIZE(lists); i++)
 		if (strcmp(key, lists[i]) == 0)
 			return true;

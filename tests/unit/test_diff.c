@@ -550,6 +550,23 @@ static void test_pmu_folds_nmi_watchdog(void **state)
 	free(n);
 }
 
+/* Whether the CRNG is ready when init starts follows RDRAND and RDSEED
+ * (env.cpu_features): a CPU model without them is the machine's doing. */
+static void test_cpu_features_fold_the_boot_pool(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("env.cpu_features = rdrand,rdseed,umip\nobs.time.boot_pool.at_init = ok\n",
+		"env.cpu_features = none\nobs.time.boot_pool.at_init = EAGAIN\n", NULL, 0, &d);
+	assert_string_equal(find(&d, "obs.time.boot_pool.at_init")->cause_key, "cpu_features");
+	assert_false(aw_diff_differs(&d));
+	aw_diff_free(&d);
+	diff_of("env.cpu_features = none\nobs.time.boot_pool.at_init = ok\n",
+		"env.cpu_features = none\nobs.time.boot_pool.at_init = EAGAIN\n", NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+}
+
 /* The time family's TAI offset follows the clock's set-up (env.clock):
  * a machine whose NTP daemon set the offset is the machine's doing, the
  * same set-up with another offset the kernel's. */
@@ -825,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_sized_at_boot_folds),
 		cmocka_unit_test(test_sized_outside_the_formula),
 		cmocka_unit_test(test_pmu_folds_nmi_watchdog),
+		cmocka_unit_test(test_cpu_features_fold_the_boot_pool),
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_set_delta),
