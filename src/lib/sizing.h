@@ -36,7 +36,10 @@ bool aw_sized_between(const char *value, const struct aw_boot_inputs *in, aw_pag
 
 /* kernel.threads-max for the pages fork_init() saw (kernel/fork.c
  * set_max_threads(): pages x PAGE_SIZE / (THREAD_SIZE x 8), from 20 to
- * FUTEX_TID_MASK), with THREAD_SIZE x86_64's 16 KiB. */
+ * FUTEX_TID_MASK), with THREAD_SIZE x86_64's 16 KiB.  The pages are
+ * totalram_pages() on 6.1, memblock_estimated_nr_free_pages() since 6.12
+ * (0910bf0ef85c): either is below MemTotal's pages by what boot still
+ * held (the initramfs, the init sections). */
 long long aw_threads_max(unsigned long long pages, const struct aw_boot_inputs *in);
 /* Half of it: what fork_init() gives init's RLIMIT_NPROC and
  * RLIMIT_SIGPENDING and the initial user namespace's ucount maxima. */

@@ -86,7 +86,8 @@ static bool half_threads_fits(const char *value, const struct aw_boot_inputs *in
 
 const struct aw_sizing sc_threads_max = {
 	.formula = "pages x PAGE_SIZE / (16 KiB x 8), from 20 to 2^30 - 1 "
-		   "(kernel/fork.c set_max_threads(), x86_64's THREAD_SIZE)",
+		   "(kernel/fork.c set_max_threads(), x86_64's THREAD_SIZE; the pages are "
+		   "totalram_pages(), memblock's estimate of free pages since 6.12, 0910bf0ef85c)",
 	.unread = AW_BOOT_UNREAD("the pages fork_init() counted (before the initramfs was freed)"),
 	.fits = threads_fits,
 };
