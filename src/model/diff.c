@@ -507,9 +507,30 @@ static bool explain_by_lack(struct aw_diff_change *c, const char *cause, const c
 	return false;
 }
 
+/* Where the part of the machine an item follows (env.PART) differs:
+ * the machine's doing, said so in c. */
+static bool explain_by_env(const struct aw_diff *d, struct aw_diff_change *c, const char *part)
+{
+	char *key = xasprintf("env.%s", part);
+	const struct aw_diff_env *env = find_env(d, key);
+	bool lacks = !env && explain_by_lack(c, part, key);
+	free(key);
+	if (lacks)
+		return true;
+	if (!env || !env->old_value || !env->new_value)
+		return false;
+	c->cause_key = xstrdup(part);
+	c->new_side = true;
+	c->cause = xasprintf("follows the machine's %s, which differs (%s: %s -> %s)",
+			     part, env->key, env->old_value, env->new_value);
+	return true;
+}
+
 /* An observation declared to follow the machine (.varies_with) changed
  * where that side of the machine differs, or one side lacks it: the
- * machine's doing. */
+ * machine's doing.  One sized at boot by a declared formula follows the
+ * formula instead; a value the formula cannot give may still be a
+ * running machine's setting (env.setup). */
 static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_change *c,
 				    const struct entry *o, const struct entry *n)
 {
@@ -518,22 +539,15 @@ static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_chan
 	(void)find_known(e, &it);
 	if (!it || !it->varies_with || c->kind != AW_DIFF_CHANGED || e->cls != AW_DIFF_OBS)
 		return false;
-	enum sizing_verdict sized = explain_by_sizing(it, c, o, n);
-	if (sized != SIZING_UNDECLARED)
-		return sized == SIZING_FITS;
-	char *key = xasprintf("env.%s", it->varies_with);
-	const struct aw_diff_env *env = find_env(d, key);
-	bool lacks = !env && explain_by_lack(c, it->varies_with, key);
-	free(key);
-	if (lacks)
+	switch (explain_by_sizing(it, c, o, n)) {
+	case SIZING_FITS:
 		return true;
-	if (!env || !env->old_value || !env->new_value)
-		return false;
-	c->cause_key = xstrdup(it->varies_with);
-	c->new_side = true;
-	c->cause = xasprintf("follows the machine's %s, which differs (%s: %s -> %s)",
-			     it->varies_with, env->key, env->old_value, env->new_value);
-	return true;
+	case SIZING_KERNEL:
+		return explain_by_env(d, c, "setup");
+	case SIZING_UNDECLARED:
+		break;
+	}
+	return explain_by_env(d, c, it->varies_with);
 }
 
 /* The objects each side skipped for a cause of the machine: a key of

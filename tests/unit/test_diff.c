@@ -518,6 +518,12 @@ static void test_sized_outside_the_formula(void **state)
 		NULL, 0, &d);
 	assert_string_equal(d.changes[0].cause_key, "sized");
 	aw_diff_free(&d);
+	/* a running machine's value may be its setting (a host's sysctl.d) */
+	diff_of(BOOT_ENV "env.setup = fresh boot\nobs.sysctl.knob.vm.admin_reserve_kbytes.value = 8192\n",
+		BOOT_ENV "env.setup = this machine's\nobs.sysctl.knob.vm.admin_reserve_kbytes.value = 258377\n",
+		NULL, 0, &d);
+	assert_string_equal(d.changes[0].cause_key, "setup");
+	aw_diff_free(&d);
 	/* a snapshot without env.page_size: memory decides, as before */
 	diff_of("env.memory = 1019387904\nobs.sysctl.knob.fs.file-max.value = 95422\n",
 		"env.memory = 1019387904\nobs.sysctl.knob.fs.file-max.value = 95388\n", NULL, 0, &d);
