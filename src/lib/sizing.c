@@ -62,3 +62,8 @@ long long aw_threads_max_half(unsigned long long pages, const struct aw_boot_inp
 {
 	return aw_threads_max(pages, in) / 2;
 }
+
+bool aw_threads_max_half_fits(const char *value, const struct aw_boot_inputs *in)
+{
+	return aw_sized_between(value, in, aw_threads_max_half);
+}

@@ -44,5 +44,7 @@ long long aw_threads_max(unsigned long long pages, const struct aw_boot_inputs *
 /* Half of it: what fork_init() gives init's RLIMIT_NPROC and
  * RLIMIT_SIGPENDING and the initial user namespace's ucount maxima. */
 long long aw_threads_max_half(unsigned long long pages, const struct aw_boot_inputs *in);
+/* Whether every number of value is one aw_threads_max_half() gives. */
+bool aw_threads_max_half_fits(const char *value, const struct aw_boot_inputs *in);
 
 #endif

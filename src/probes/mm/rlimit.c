@@ -44,16 +44,11 @@ static const struct row rows[] = {
 
 /* fork_init() (kernel/fork.c) gives init RLIMIT_NPROC and
  * RLIMIT_SIGPENDING of max_threads / 2, soft and hard. */
-static bool half_threads_fits(const char *value, const struct aw_boot_inputs *in)
-{
-	return aw_sized_between(value, in, aw_threads_max_half);
-}
-
 static const struct aw_sizing half_threads = {
 	.formula = "kernel.threads-max / 2, soft and hard (kernel/fork.c fork_init(), set_max_threads(): "
 		   "pages x PAGE_SIZE / (16 KiB x 8))",
 	.unread = AW_BOOT_UNREAD("the pages fork_init() counted (before the initramfs was freed)"),
-	.fits = half_threads_fits,
+	.fits = aw_threads_max_half_fits,
 };
 
 #define LIMIT_CHANGE(what) "programs started without a limits configuration get another " what

@@ -55,6 +55,11 @@ static const char *const knob_absent[] = { "absent", "absent (*", NULL };
 	KNOB_ITEM(k ".value", k ": " why, .varies_with = "memory", .unit = (u), .sizing = &(f), \
 		  .change = AW_SIZED_CHANGE)
 
+/* The initial user namespace's namespace limits, threads-max / 2 each. */
+#define UCOUNT_MAX(ns)                                                                   \
+	SIZED("user.max_" ns "_namespaces", "namespaces", "threads-max / 2 in the initial user namespace", \
+	      sc_half_threads_max)
+
 static const struct aw_item knob_items[] = {
 	AW_OBS_ITEM("files", "files under /proc/sys the walk visited", .unit = "files",
 		    .change = "knobs appeared or vanished (see the .mode keys)"),
@@ -98,22 +103,14 @@ static const struct aw_item knob_items[] = {
 	SCALED("fs.fanotify.max_user_marks", "memory", "marks", "1 % of memory per mark, 8192 to 1048576"),
 	SCALED("user.max_inotify_watches", "memory", "watches", "the initial user namespace's inotify.max_user_watches"),
 	SCALED("user.max_fanotify_marks", "memory", "marks", "the initial user namespace's fanotify.max_user_marks"),
-	SIZED("user.max_user_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
-	SIZED("user.max_pid_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
-	SIZED("user.max_uts_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
-	SIZED("user.max_ipc_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
-	SIZED("user.max_net_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
-	SIZED("user.max_mnt_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
-	SIZED("user.max_cgroup_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
-	SIZED("user.max_time_namespaces", "namespaces", "threads-max / 2 in the initial user namespace",
-	      sc_half_threads_max),
+	UCOUNT_MAX("user"),
+	UCOUNT_MAX("pid"),
+	UCOUNT_MAX("uts"),
+	UCOUNT_MAX("ipc"),
+	UCOUNT_MAX("net"),
+	UCOUNT_MAX("mnt"),
+	UCOUNT_MAX("cgroup"),
+	UCOUNT_MAX("time"),
 	SIZED("vm.min_free_kbytes", "KiB", "sqrt(16 x low memory in KiB), raised by khugepaged (mm/page_alloc.c)",
 	      sc_min_free),
 	SIZED("vm.user_reserve_kbytes", "KiB", "free memory / 32, at most 128 MiB (mm/util.c)", sc_user_reserve),

@@ -10,6 +10,13 @@
 
 #define NR_FILE 8192LL /* include/linux/fs.h */
 
+/* fits() of a formula non-decreasing in the unread pages. */
+#define FITS_BETWEEN(name, f)                                                  \
+	static bool name(const char *value, const struct aw_boot_inputs *in) \
+	{                                                                      \
+		return aw_sized_between(value, in, f);                         \
+	}
+
 /* fs/file_table.c files_maxfiles_init(), run by page_alloc_init_late()
  * once the kernel is up: memreserve = min((pages - free) x 3/2, pages - 1);
  * max((pages - memreserve) x (PAGE_SIZE / 1024) / 10, NR_FILE). */
@@ -52,15 +59,9 @@ static long long admin_reserve(unsigned long long free, const struct aw_boot_inp
 	return reserve(free, in, 1LL << 13);
 }
 
-static bool user_reserve_fits(const char *value, const struct aw_boot_inputs *in)
-{
-	return aw_sized_between(value, in, user_reserve);
-}
+FITS_BETWEEN(user_reserve_fits, user_reserve)
 
-static bool admin_reserve_fits(const char *value, const struct aw_boot_inputs *in)
-{
-	return aw_sized_between(value, in, admin_reserve);
-}
+FITS_BETWEEN(admin_reserve_fits, admin_reserve)
 
 const struct aw_sizing sc_user_reserve = {
 	.formula = "min(free KiB / 32, 131072) (mm/util.c, 6.1 mm/mmap.c: init_user_reserve())",
@@ -74,15 +75,7 @@ const struct aw_sizing sc_admin_reserve = {
 	.fits = admin_reserve_fits,
 };
 
-static bool threads_fits(const char *value, const struct aw_boot_inputs *in)
-{
-	return aw_sized_between(value, in, aw_threads_max);
-}
-
-static bool half_threads_fits(const char *value, const struct aw_boot_inputs *in)
-{
-	return aw_sized_between(value, in, aw_threads_max_half);
-}
+FITS_BETWEEN(threads_fits, aw_threads_max)
 
 const struct aw_sizing sc_threads_max = {
 	.formula = "pages x PAGE_SIZE / (16 KiB x 8), from 20 to 2^30 - 1 "
@@ -95,7 +88,7 @@ const struct aw_sizing sc_threads_max = {
 const struct aw_sizing sc_half_threads_max = {
 	.formula = "threads-max / 2 (kernel/fork.c fork_init(): init_user_ns.ucount_max)",
 	.unread = AW_BOOT_UNREAD("the pages fork_init() counted (before the initramfs was freed)"),
-	.fits = half_threads_fits,
+	.fits = aw_threads_max_half_fits,
 };
 
 /* mm/page_alloc.c (6.12: mm/mm_init.c) calculate_min_free_kbytes():
