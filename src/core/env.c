@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <sys/capability.h>
+#include <sys/syscall.h>
 #include <sys/timex.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -177,6 +179,70 @@ static char *rtc_wakealarm(void)
 	return xstrdup(yes ? "yes" : "no: no /sys/class/rtc/rtc*/wakealarm");
 }
 
+/* Whether the CPU counts its own cycles for perf events, which the hard
+ * lockup detector needs (kernel/watchdog_perf.c, 6.1 watchdog_hld.c:
+ * a pinned PERF_COUNT_HW_CPU_CYCLES event; QEMU's TCG offers no PMU):
+ * "yes", or "no: why".  Where this process may not open perf events
+ * (perf_event_paranoid, no CAP_PERFMON), x86's PMU device is what tells:
+ * init_hw_perf_events() registers "cpu" only with a PMU driver. */
+static char *pmu(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE, .size = sizeof(a), .config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return xstrdup("yes");
+	}
+	int err = errno;
+	if (err != EACCES && err != EPERM)
+		return xasprintf("no: perf_event_open(PERF_COUNT_HW_CPU_CYCLES): %s", aw_errname(err));
+	if (access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+	    access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0)
+		return xstrdup("yes");
+	return xasprintf("no: perf_event_open: %s, and no /sys/bus/event_source/devices/cpu",
+			 aw_errname(err));
+}
+
+/* The CPU features that probes' values follow, as /proc/cpuinfo's first
+ * "flags" line names them: rdrand and rdseed seed the CRNG at boot
+ * (drivers/char/random.c random_init(): with them the pool is ready
+ * before init runs; QEMU's TCG CPU model has neither), umip and user_shstk
+ * decide what sgdt and shadow stacks do.  "none", or "unknown" without
+ * the file (not x86: no such flags). */
+static char *cpu_features(void)
+{
+	static const char *const wanted[] = { "rdrand", "rdseed", "umip", "user_shstk" };
+	char *text, *list = xstrdup("");
+	size_t len;
+	if (aw_file_slurp("/proc/cpuinfo", &text, &len) != 0) {
+		free(list);
+		return xstrdup("unknown");
+	}
+	char *line = strstr(text, "\nflags\t");
+	char *colon = line ? strchr(line, ':') : NULL;
+	if (colon)
+		colon[strcspn(colon, "\n")] = '\0';
+	for (size_t i = 0; colon && i < AW_ARRAY_SIZE(wanted); i++) {
+		char *word = xasprintf(" %s", wanted[i]), *at = strstr(colon, word);
+		size_t n = strlen(word);
+		if (at && (at[n] == ' ' || !at[n])) {
+			char *more = xasprintf("%s%s%s", list, *list ? "," : "", wanted[i]);
+			free(list);
+			list = more;
+		}
+		free(word);
+	}
+	if (!*list) {
+		free(list);
+		list = xstrdup(colon ? "none" : "unknown");
+	}
+	free(text);
+	return list;
+}
+
 void aw_env_collect(struct aw_env *env)
 {
 	struct utsname u;
@@ -208,6 +274,14 @@ void aw_env_collect(struct aw_env *env)
 	char *rtc = rtc_wakealarm();
 	aw_env_set(env, "rtc", rtc);
 	free(rtc);
+	char *page = xasprintf("%ld", sysconf(_SC_PAGESIZE)), *hw = pmu();
+	aw_env_set(env, "page_size", page);
+	aw_env_set(env, "pmu", hw);
+	free(page);
+	free(hw);
+	char *features = cpu_features();
+	aw_env_set(env, "cpu_features", features);
+	free(features);
 	/* A guest of abiwatch vm runs on a fresh boot where nothing was set;
 	 * a machine's global values may be its set-up's, not the kernel's
 	 * defaults (items that follow them declare .varies_with "setup"). */

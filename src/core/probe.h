@@ -70,6 +70,32 @@ struct aw_item {
 	 * for a pattern item, which has no name of its own to skip.  NULL:
 	 * it is observed wherever its probe runs. */
 	const char *vm_guest;
+	/* For an observation the kernel sizes from the machine at boot
+	 * (fs.file-max from the pages it had then): how the value follows
+	 * what the snapshot records, so that diff folds a move the formula
+	 * explains ("the same formula, other inputs") and keeps one it
+	 * cannot give as the kernel's.  Needs .varies_with "memory".  NULL:
+	 * no formula is declared; a move at equal memory is the kernel's. */
+	const struct aw_sizing *sizing;
+};
+
+/* What a snapshot records of what the kernel sized its boot-time values
+ * from (env.memory, env.page_size). */
+struct aw_boot_inputs {
+	unsigned long long pages;     /* MemTotal / page size: totalram_pages() once booted */
+	unsigned long long page_size; /* PAGE_SIZE */
+};
+
+/* The kernel's formula for a value sized at boot, declared by the family
+ * that observes it.  What the formula read at boot and no one can read
+ * later (the free pages at that moment) is taken over a plausible range,
+ * which .unread names, so that two boots of one kernel fit while a
+ * formula that changed does not. */
+struct aw_sizing {
+	const char *formula; /* in words, with its source: "pages x 4 / 10 (fs/file_table.c)" */
+	const char *unread;  /* the input not recorded, and the range taken for it */
+	/* Whether the formula can give value (as observed) for in. */
+	bool (*fits)(const char *value, const struct aw_boot_inputs *in);
 };
 
 /* Further fields may follow the summary: AW_OBS_ITEM("x", "...", .change = "..."). */

@@ -2,6 +2,7 @@
 #include "registry.h"
 #include "lib/util.h"
 #include "core/params.h"
+#include "core/status.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -352,6 +353,15 @@ static bool valid_name(const char *s, bool dots_ok)
 	return true;
 }
 
+/* A formula (.sizing) is checked against env.memory: the item must say
+ * it follows memory, and the formula must be complete. */
+static bool sizing_ok(const struct aw_item *a)
+{
+	const struct aw_sizing *z = a->sizing;
+	return a->kind == AW_OBSERVATION && a->varies_with && strcmp(a->varies_with, "memory") == 0 &&
+	       z->formula && *z->formula && z->unread && *z->unread && z->fits;
+}
+
 static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 {
 	int bad = 0;
@@ -370,6 +380,17 @@ static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 			fprintf(stderr, "%s.%s: item '%s': a need of the VM guest says why, and is "
 				"not for a pattern item (no name of its own to skip)\n",
 				f->name, p->name, a->name);
+			bad++;
+		}
+		if (a->sizing && !sizing_ok(a)) {
+			fprintf(stderr, "%s.%s: item '%s': a formula is for an observation that "
+				"follows memory, with its words, its unread input and fits()\n",
+				f->name, p->name, a->name);
+			bad++;
+		}
+		if (a->varies_with && !aw_cause_find(a->varies_with)) {
+			fprintf(stderr, "%s.%s: item '%s': varies with '%s', no cause of core/status.c\n",
+				f->name, p->name, a->name, a->varies_with);
 			bad++;
 		}
 		if (!valid_name(a->name, true) || !a->summary || !*a->summary) {

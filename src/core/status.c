@@ -130,21 +130,31 @@ static bool starts(const char *s, size_t len, const char *prefix)
  * runner, diff, check and the report read them from.  A prefix cause
  * ("cap_", "fs:") takes a word after it. */
 static const struct aw_cause causes[] = {
-	{ "i386", false, "env.i386", "i386 programs", "", false },
-	{ "cap_", true, "env.caps", NULL /* the capability's name, upper case */, NULL, false },
-	{ "userns", false, "env.userns", "user namespaces", "", false },
-	{ "fs:", true, "env.fs", "the ", " filesystem", false },
-	{ "memory", false, "env.memory", "the machine's memory", "", true },
-	{ "cpus", false, "env.cpus", "the machine's CPU count", "", true },
-	{ "clocksource", false, "env.clocksource", "the machine's clocksource", "", true },
+	{ "i386", false, "env.i386", "i386 programs", "", false, NULL },
+	{ "cap_", true, "env.caps", NULL /* the capability's name, upper case */, NULL, false, NULL },
+	{ "userns", false, "env.userns", "user namespaces", "", false, NULL },
+	{ "fs:", true, "env.fs", "the ", " filesystem", false, NULL },
+	{ "memory", false, "env.memory", "the machine's memory", "", true, NULL },
+	{ "cpus", false, "env.cpus", "the machine's CPU count", "", true, NULL },
+	{ "clocksource", false, "env.clocksource", "the machine's clocksource", "", true, NULL },
 	{ "clock", false, "env.clock", "the machine's clock set-up (NTP, TAI offset, suspends)",
-	  "", true },
-	{ "vm", false, "env.vm.accel", "a VM", "", false },
-	{ "kconfig", false, "env.kernel.release", "the kernel's configuration file", "", false },
-	{ "rtc", false, "env.rtc", "an RTC with a wake alarm", "", false },
-	{ "load", false, "env.load", "CPU time that a loaded machine did not give", "", false },
+	  "", true, NULL },
+	{ "vm", false, "env.vm.accel", "a VM", "", false, NULL },
+	{ "kconfig", false, "env.kernel.release", "the kernel's configuration file", "", false, NULL },
+	{ "rtc", false, "env.rtc", "an RTC with a wake alarm", "", false, NULL },
+	{ "load", false, "env.load", "CPU time that a loaded machine did not give", "", false, NULL },
 	{ "setup", false, "env.setup",
-	  "the machine's set-up (sysctl.d, the kernel command line, what its init set)", "", true },
+	  "the machine's set-up (sysctl.d, the kernel command line, what its init set)", "", true, NULL },
+	/* A value the kernel sized at boot from what it had then, which
+	 * its item's formula (struct aw_sizing) explains on both sides. */
+	{ "sized", false, "env.memory", "what the kernel had at boot", "", true,
+	  "the same formula from other inputs" },
+	{ "cpu_features", false, "env.cpu_features", "the CPU's features (rdrand, rdseed, umip, user_shstk)",
+	  "", true, NULL },
+	/* A CPU without a PMU (QEMU's TCG): no hardware perf events, so no
+	 * hard lockup detector, whose kernel.nmi_watchdog newer kernels
+	 * leave read-only (kernel/watchdog.c watchdog_sysctl_init()). */
+	{ "pmu", false, "env.pmu", "a CPU with a PMU (hardware performance counters)", "", false, NULL },
 };
 
 /* The table's entry for the len bytes at cause, or NULL. */

@@ -90,6 +90,10 @@ struct aw_cause {
 	 * cause itself, upper case (CAP_SYS_RESOURCE). */
 	const char *needs, *after;
 	bool sized;          /* the machine's size or set-up: an item follows it */
+	/* For a group of diff, what the items had in place of "(it
+	 * differs)" or "(not on the new side)": the sizing at boot folds
+	 * values whose inputs may be equal in env.  NULL: those words. */
+	const char *folded;
 };
 
 /* The table's entry for a cause ("fs:xfs"), or NULL. */

@@ -184,7 +184,7 @@ static char *lacking(char **a, size_t na, char **b, size_t nb)
  * b") may hold commas in a reason. */
 static bool is_list_key(const char *key)
 {
-	static const char *const lists[] = { "env.caps", "env.fs", "env.probes" };
+	static const char *const lists[] = { "env.caps", "env.cpu_features", "env.fs", "env.probes" };
 	for (size_t i = 0; i < AW_ARRAY_SIZE(lists); i++)
 		if (strcmp(key, lists[i]) == 0)
 			return true;
@@ -445,25 +445,109 @@ static bool explain_by_i386(const struct aw_diff *d, struct aw_diff_change *c,
 	return false;
 }
 
+static const struct aw_snapshot *compared[2]; /* old, new: during aw_diff_compute */
+
+/* What a side recorded of the inputs of the values sized at boot
+ * (struct aw_boot_inputs): false for a snapshot without them. */
+static bool boot_inputs(const struct aw_snapshot *s, struct aw_boot_inputs *in)
+{
+	const char *mem = aw_snapshot_get(s, "env.memory"), *page = aw_snapshot_get(s, "env.page_size");
+	char *end;
+	if (!mem || !page)
+		return false;
+	unsigned long long bytes = strtoull(mem, &end, 10);
+	if (*end || !isdigit((unsigned char)*mem))
+		return false;
+	in->page_size = strtoull(page, &end, 10);
+	if (*end || !isdigit((unsigned char)*page) || in->page_size < 1024)
+		return false;
+	in->pages = bytes / in->page_size;
+	return true;
+}
+
+enum sizing_verdict { SIZING_UNDECLARED, SIZING_FITS, SIZING_KERNEL };
+
+/* A value the kernel sized at boot (.sizing): when the declared formula
+ * gives both sides' values for what each side recorded, the same
+ * formula had other inputs; when it cannot give one of them, the
+ * formula changed, whatever the memory. */
+static enum sizing_verdict explain_by_sizing(const struct aw_item *it, struct aw_diff_change *c,
+					     const struct entry *o, const struct entry *n)
+{
+	struct aw_boot_inputs in[2];
+	const struct entry *side[2] = { o, n };
+	if (!it->sizing || !boot_inputs(compared[0], &in[0]) || !boot_inputs(compared[1], &in[1]))
+		return SIZING_UNDECLARED;
+	for (int i = 0; i < 2; i++)
+		if (side[i]->rec->status != AW_ST_PASS || !it->sizing->fits(side[i]->rec->value, &in[i]))
+			return SIZING_KERNEL;
+	c->cause_key = xstrdup("sized");
+	c->new_side = true;
+	c->cause = xasprintf("sized at boot by the same formula from other inputs: %s; %s; both values "
+			     "fit (%llu -> %llu pages of %llu B)", it->sizing->formula, it->sizing->unread,
+			     in[0].pages, in[1].pages, in[1].page_size);
+	return SIZING_FITS;
+}
+
+/* A side whose machine lacks what the item follows ("no: ..." in
+ * env.pmu): the item shows the lack, not the kernel's interface. */
+static bool explain_by_lack(struct aw_diff_change *c, const char *cause, const char *key)
+{
+	const struct aw_cause *ca = aw_cause_find(cause);
+	for (int side = 1; ca && !ca->sized && side >= 0; side--) {
+		const char *v = aw_snapshot_get(compared[side], key);
+		if (!v || strncmp(v, "no", 2) != 0)
+			continue;
+		c->cause_key = xstrdup(cause);
+		c->new_side = side;
+		c->cause = xasprintf("the %s side's machine lacks what it follows (%s: %s)",
+				     side ? "new" : "old", key, v);
+		return true;
+	}
+	return false;
+}
+
+/* Where the part of the machine an item follows (env.PART) differs:
+ * the machine's doing, said so in c. */
+static bool explain_by_env(const struct aw_diff *d, struct aw_diff_change *c, const char *part)
+{
+	char *key = xasprintf("env.%s", part);
+	const struct aw_diff_env *env = find_env(d, key);
+	bool lacks = !env && explain_by_lack(c, part, key);
+	free(key);
+	if (lacks)
+		return true;
+	if (!env || !env->old_value || !env->new_value)
+		return false;
+	c->cause_key = xstrdup(part);
+	c->new_side = true;
+	c->cause = xasprintf("follows the machine's %s, which differs (%s: %s -> %s)",
+			     part, env->key, env->old_value, env->new_value);
+	return true;
+}
+
 /* An observation declared to follow the machine (.varies_with) changed
- * where that side of the machine differs: the machine's doing. */
+ * where that side of the machine differs, or one side lacks it: the
+ * machine's doing.  One sized at boot by a declared formula follows the
+ * formula instead; a value the formula cannot give may still be a
+ * running machine's setting (env.setup). */
 static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_change *c,
-				    const struct entry *e)
+				    const struct entry *o, const struct entry *n)
 {
 	const struct aw_item *it;
+	const struct entry *e = n ? n : o;
 	(void)find_known(e, &it);
 	if (!it || !it->varies_with || c->kind != AW_DIFF_CHANGED || e->cls != AW_DIFF_OBS)
 		return false;
-	char *key = xasprintf("env.%s", it->varies_with);
-	const struct aw_diff_env *env = find_env(d, key);
-	free(key);
-	if (!env || !env->old_value || !env->new_value)
-		return false;
-	c->cause_key = xstrdup(it->varies_with);
-	c->new_side = true;
-	c->cause = xasprintf("follows the machine's %s, which differs (%s: %s -> %s)",
-			     it->varies_with, env->key, env->old_value, env->new_value);
-	return true;
+	switch (explain_by_sizing(it, c, o, n)) {
+	case SIZING_FITS:
+		return true;
+	case SIZING_KERNEL:
+		return explain_by_env(d, c, "setup");
+	case SIZING_UNDECLARED:
+		break;
+	}
+	return explain_by_env(d, c, it->varies_with);
 }
 
 /* The objects each side skipped for a cause of the machine: a key of
@@ -551,7 +635,7 @@ static void explain(const struct aw_diff *d, struct aw_diff_change *c, const str
 		}
 	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
-	    explain_by_machine_size(d, c, e))
+	    explain_by_machine_size(d, c, o, n))
 		return;
 	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {
 		c->new_side = c->kind == AW_DIFF_SKIPPED;
@@ -833,11 +917,14 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	diff_probes_run(old, new, opts, d);
 	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
 		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
+	compared[0] = old;
+	compared[1] = new;
 	collect_skipped(eo, no, &skipped_by_side[0]);
 	collect_skipped(en, nn, &skipped_by_side[1]);
 	diff_items(eo, no, en, nn, opts, d);
 	free_skipped(&skipped_by_side[0]);
 	free_skipped(&skipped_by_side[1]);
+	compared[0] = compared[1] = NULL;
 	build_objects(d);
 	free(eo);
 	free(en);
@@ -958,7 +1045,8 @@ char *aw_diff_group_label(const struct aw_diff_group *g)
 	const char *side = g->new_side ? "new" : "old";
 	const struct aw_cause *c = aw_cause_find(g->cause_key);
 	bool size = c && c->sized;
-	char *s = size ? xasprintf("%s (it differs)", need)
+	char *s = c && c->folded ? xasprintf("%s (%s)", need, c->folded)
+		  : size ? xasprintf("%s (it differs)", need)
 		  : strcmp(g->cause_key, "probes") == 0 ? xasprintf("%s on the %s side", need, side)
 		  : xasprintf("%s (not on the %s side)", need, side);
 	free(need);

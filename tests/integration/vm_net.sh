@@ -75,9 +75,10 @@ done
 # The diff between the two guests: the changed items and nothing else.
 diffs=("$tmp"/m/*.diff)
 if [[ -f ${diffs[0]} ]]; then
-	grep -q 'memory: .*net.initns.net.ipv4.tcp_mem.value' "${diffs[0]}" &&
-		report ok "tcp_mem is put under the machine's memory" ||
-		report bad "tcp_mem is not put under the machine's memory"
+	# tcp_init_mem()'s formula, checked against each side's memory
+	grep -q 'sized: .*net.initns.net.ipv4.tcp_mem.value' "${diffs[0]}" &&
+		report ok "tcp_mem is put under what the kernel had at boot (its formula fits)" ||
+		report bad "tcp_mem is not put under sized"
 	diffs[0]=$(verbose_diff "${diffs[0]}") # an item's line, also in an object of several
 	# The items above "not comparable", where the machine's own are listed.
 	got=$(sed -n '/^not comparable/q; s/^ *\(changed\|removed\) *\(obs\.[^: ]*\).*/\2/p' "${diffs[0]}" | sort)

@@ -472,6 +472,107 @@ static void test_varies_with_the_machine(void **state)
 	aw_diff_free(&d);
 }
 
+/* Two boots of Debian's 6.1.192 with equal memory (measured, issue 43):
+ * the kernel sized these from the pages free at boot, which differ. */
+#define BOOT_ENV "env.memory = 1019387904\nenv.page_size = 4096\n"
+
+static void test_sized_at_boot_folds(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of(BOOT_ENV "obs.net.initns.net.ipv4.tcp_mem.value = 10446 13928 20892\n"
+		"obs.sysctl.knob.fs.file-max.value = 95422\nobs.sysctl.knob.vm.user_reserve_kbytes.value = 29736\n",
+		BOOT_ENV "obs.net.initns.net.ipv4.tcp_mem.value = 10443 13924 20886\n"
+		"obs.sysctl.knob.fs.file-max.value = 95388\nobs.sysctl.knob.vm.user_reserve_kbytes.value = 29742\n",
+		NULL, 0, &d);
+	assert_int_equal(d.n, 3);
+	for (size_t i = 0; i < d.n; i++) {
+		assert_string_equal(d.changes[i].cause_key, "sized");
+		assert_non_null(strstr(d.changes[i].cause, "sized at boot by the same formula from other inputs: "));
+	}
+	assert_false(aw_diff_differs(&d));
+	char *s = aw_diff_summary(&d);
+	assert_non_null(strstr(s, "3 follow what the kernel had at boot (the same formula from other inputs)"));
+	free(s);
+	aw_diff_free(&d);
+}
+
+/* A value the formula cannot give for the recorded memory is the
+ * kernel's, even where the memory differs; so is a triple that breaks
+ * tcp_init_mem()'s shape. */
+static void test_sized_outside_the_formula(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of(BOOT_ENV "obs.net.initns.net.ipv4.tcp_mem.value = 10446 13928 20892\n"
+		"obs.sysctl.knob.fs.file-max.value = 95422\n",
+		"env.memory = 2038775808\nenv.page_size = 4096\n"
+		"obs.net.initns.net.ipv4.tcp_mem.value = 10446 13928 27856\n"
+		"obs.sysctl.knob.fs.file-max.value = 400000\n", NULL, 0, &d);
+	assert_null(find(&d, "obs.sysctl.knob.fs.file-max.value")->cause);
+	assert_null(find(&d, "obs.net.initns.net.ipv4.tcp_mem.value")->cause);
+	aw_diff_free(&d);
+	/* twice the memory, twice the value: the same formula */
+	diff_of(BOOT_ENV "obs.sysctl.knob.fs.file-max.value = 95422\n",
+		"env.memory = 2038775808\nenv.page_size = 4096\nobs.sysctl.knob.fs.file-max.value = 190844\n",
+		NULL, 0, &d);
+	assert_string_equal(d.changes[0].cause_key, "sized");
+	aw_diff_free(&d);
+	/* a running machine's value may be its setting (a host's sysctl.d) */
+	diff_of(BOOT_ENV "env.setup = fresh boot\nobs.sysctl.knob.vm.admin_reserve_kbytes.value = 8192\n",
+		BOOT_ENV "env.setup = this machine's\nobs.sysctl.knob.vm.admin_reserve_kbytes.value = 258377\n",
+		NULL, 0, &d);
+	assert_string_equal(d.changes[0].cause_key, "setup");
+	aw_diff_free(&d);
+	/* a snapshot without env.page_size: memory decides, as before */
+	diff_of("env.memory = 1019387904\nobs.sysctl.knob.fs.file-max.value = 95422\n",
+		"env.memory = 1019387904\nobs.sysctl.knob.fs.file-max.value = 95388\n", NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+}
+
+/* kernel.nmi_watchdog follows the PMU: a machine without one (TCG) on
+ * either side cannot show the kernel's interface; with one on both, a
+ * change is the kernel's. */
+static void test_pmu_folds_nmi_watchdog(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	const char *no = "env.pmu = no: perf_event_open(PERF_COUNT_HW_CPU_CYCLES): ENOENT\n";
+	char *o = xasprintf("%sobs.sysctl.knob.kernel.nmi_watchdog.mode = 0644\n", no);
+	char *n = xasprintf("%sobs.sysctl.knob.kernel.nmi_watchdog.mode = 0444\n", no);
+	diff_of(o, n, NULL, 0, &d);
+	assert_string_equal(d.changes[0].cause_key, "pmu");
+	assert_false(aw_diff_differs(&d));
+	aw_diff_free(&d);
+	diff_of("env.pmu = yes\nobs.sysctl.knob.kernel.nmi_watchdog.mode = 0644\n", n, NULL, 0, &d);
+	assert_string_equal(find(&d, "obs.sysctl.knob.kernel.nmi_watchdog.mode")->cause_key, "pmu");
+	aw_diff_free(&d);
+	diff_of("env.pmu = yes\nobs.sysctl.knob.kernel.nmi_watchdog.mode = 0644\n",
+		"env.pmu = yes\nobs.sysctl.knob.kernel.nmi_watchdog.mode = 0444\n", NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+	free(o);
+	free(n);
+}
+
+/* Whether the CRNG is ready when init starts follows RDRAND and RDSEED
+ * (env.cpu_features): a CPU model without them is the machine's doing. */
+static void test_cpu_features_fold_the_boot_pool(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("env.cpu_features = rdrand,rdseed,umip\nobs.time.boot_pool.at_init = ok\n",
+		"env.cpu_features = none\nobs.time.boot_pool.at_init = EAGAIN\n", NULL, 0, &d);
+	assert_string_equal(find(&d, "obs.time.boot_pool.at_init")->cause_key, "cpu_features");
+	assert_false(aw_diff_differs(&d));
+	aw_diff_free(&d);
+	diff_of("env.cpu_features = none\nobs.time.boot_pool.at_init = ok\n",
+		"env.cpu_features = none\nobs.time.boot_pool.at_init = EAGAIN\n", NULL, 0, &d);
+	assert_null(d.changes[0].cause);
+	aw_diff_free(&d);
+}
+
 /* The time family's TAI offset follows the clock's set-up (env.clock):
  * a machine whose NTP daemon set the offset is the machine's doing, the
  * same set-up with another offset the kernel's. */
@@ -744,6 +845,10 @@ int main(void)
 		cmocka_unit_test(test_i386_without_causes),
 		cmocka_unit_test(test_varies_with_the_machine),
 		cmocka_unit_test(test_varies_with_the_clock),
+		cmocka_unit_test(test_sized_at_boot_folds),
+		cmocka_unit_test(test_sized_outside_the_formula),
+		cmocka_unit_test(test_pmu_folds_nmi_watchdog),
+		cmocka_unit_test(test_cpu_features_fold_the_boot_pool),
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_set_delta),

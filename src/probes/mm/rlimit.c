@@ -22,6 +22,7 @@
 #include "lib/proc.h"
 #include "lib/util.h"
 #include "lib/procfs.h"
+#include "lib/sizing.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,6 +42,15 @@ static const struct row rows[] = {
 	{ "msgqueue", "Max msgqueue size" },
 };
 
+/* fork_init() (kernel/fork.c) gives init RLIMIT_NPROC and
+ * RLIMIT_SIGPENDING of max_threads / 2, soft and hard. */
+static const struct aw_sizing half_threads = {
+	.formula = "kernel.threads-max / 2, soft and hard (kernel/fork.c fork_init(), set_max_threads(): "
+		   "pages x PAGE_SIZE / (16 KiB x 8))",
+	.unread = AW_BOOT_UNREAD("the pages fork_init() counted (before the initramfs was freed)"),
+	.fits = aw_threads_max_half_fits,
+};
+
 #define LIMIT_CHANGE(what) "programs started without a limits configuration get another " what
 
 static const struct aw_item rlimit_items[] = {
@@ -52,9 +62,11 @@ static const struct aw_item rlimit_items[] = {
 		    .change = LIMIT_CHANGE("main-thread stack size, and glibc's default thread stack size with it")),
 	AW_OBS_ITEM("core", "RLIMIT_CORE of a fresh init, soft/hard, in bytes", .change = LIMIT_CHANGE("core dump limit")),
 	AW_OBS_ITEM("nproc", "RLIMIT_NPROC of a fresh init, soft/hard (threads-max / 2)", .varies_with = "memory",
-		    .change = LIMIT_CHANGE("process limit")),
-	AW_OBS_ITEM("sigpending", "RLIMIT_SIGPENDING of a fresh init, soft/hard", .varies_with = "memory",
-		    .change = LIMIT_CHANGE("queued-signal limit")),
+		    .sizing = &half_threads,
+		    .change = LIMIT_CHANGE("process limit") "; " AW_SIZED_CHANGE),
+	AW_OBS_ITEM("sigpending", "RLIMIT_SIGPENDING of a fresh init, soft/hard (threads-max / 2)",
+		    .varies_with = "memory", .sizing = &half_threads,
+		    .change = LIMIT_CHANGE("queued-signal limit") "; " AW_SIZED_CHANGE),
 	AW_OBS_ITEM("msgqueue", "RLIMIT_MSGQUEUE of a fresh init, soft/hard, in bytes",
 		    .change = LIMIT_CHANGE("POSIX message queue budget")),
 	AW_OBS_ITEM("nproc_is_half_threads_max", "yes when RLIMIT_NPROC of a fresh init is kernel.threads-max / 2",

@@ -21,6 +21,7 @@
 #include "lib/errname.h"
 #include "lib/child.h"
 #include "lib/procfs.h"
+#include "lib/sizing.h"
 #include "lib/sysctl_walk.h"
 #include "lib/util.h"
 
@@ -36,8 +37,75 @@
 
 #define MEM(k, why)                                                                              \
 	AW_OBS_ITEM(k ".value", k ": " why, .varies_with = "memory", .object = k,                \
-		    .change = "sized from the machine's memory at boot; at equal memory, a move means " \
-			      "the kernel's formula changed")
+		    .change = "sized from the machine's memory at boot, by a formula abiwatch does not " \
+			      "check: at equal memory, the formula or what the kernel held then moved it")
+/* The socket memory limits: limit = max(low free pages / div, 128),
+ * min limit / 4 x 3, pressure limit, max 2 x min (net/ipv4/tcp.c
+ * tcp_init_mem(): div 16; net/ipv4/udp.c udp_init() and net/sctp/
+ * protocol.c sctp_init(): div 8), from nr_free_buffer_pages() then. */
+static bool mem_fits(const char *value, const struct aw_boot_inputs *in, unsigned long long div)
+{
+	long long v[3];
+	unsigned long long lo, hi;
+	aw_boot_range(in, &lo, &hi);
+	long long least = (long long)(lo / div), most = (long long)(hi / div);
+	least = least < 128 ? 128 : least;
+	most = most < 128 ? 128 : most;
+	return aw_sized_numbers(value, v, 3) == 3 && v[1] >= least && v[1] <= most &&
+	       v[0] == v[1] / 4 * 3 && v[2] == v[0] * 2;
+}
+
+static bool tcp_mem_fits(const char *value, const struct aw_boot_inputs *in)
+{
+	return mem_fits(value, in, 16);
+}
+
+static bool udp_mem_fits(const char *value, const struct aw_boot_inputs *in)
+{
+	return mem_fits(value, in, 8);
+}
+
+static const struct aw_sizing tcp_mem = {
+	.formula = "limit = max(low free pages / 16, 128): limit / 4 x 3, limit, 2 x (limit / 4 x 3) "
+		   "(net/ipv4/tcp.c tcp_init_mem())",
+	.unread = AW_BOOT_UNREAD("the low free pages (nr_free_buffer_pages())"),
+	.fits = tcp_mem_fits,
+};
+
+static const struct aw_sizing udp_mem = {
+	.formula = "limit = max(low free pages / 8, 128): limit / 4 x 3, limit, 2 x (limit / 4 x 3) "
+		   "(net/ipv4/udp.c udp_init(), net/sctp/protocol.c sctp_init())",
+	.unread = AW_BOOT_UNREAD("the low free pages (nr_free_buffer_pages())"),
+	.fits = udp_mem_fits,
+};
+
+/* net/ipv4/inetpeer.c inet_initpeers(): 1 % of the memory in entries of
+ * L1_CACHE_ALIGN(sizeof(struct inet_peer)) bytes, 4096 to 65536 + 128;
+ * the entry's size follows the configuration, taken as 1 to 4 cache
+ * lines of 64 bytes. */
+static long long peers(unsigned long long pages, const struct aw_boot_inputs *in, long long entry)
+{
+	long long n = (long long)(pages * in->page_size / 100) / entry;
+	return n < 4096 ? 4096 : n > 65536 + 128 ? 65536 + 128 : n;
+}
+
+static bool peers_fit(const char *value, const struct aw_boot_inputs *in)
+{
+	long long v;
+	unsigned long long lo, hi;
+	aw_boot_range(in, &lo, &hi);
+	return aw_sized_numbers(value, &v, 1) == 1 && v >= peers(lo, in, 256) && v <= peers(hi, in, 64);
+}
+
+static const struct aw_sizing inet_peers = {
+	.formula = "pages x PAGE_SIZE / 100 / the entry's size, 4096 to 65664 (net/ipv4/inetpeer.c inet_initpeers())",
+	.unread = AW_BOOT_UNREAD("the pages counted (before the initramfs was freed)") "; the entry 64 to 256 bytes",
+	.fits = peers_fit,
+};
+
+#define SIZED(k, why, f)                                                                   \
+	AW_OBS_ITEM(k ".value", k ": " why, .varies_with = "memory", .object = k, .sizing = &(f), \
+		    .change = AW_SIZED_CHANGE)
 #define CPUS(k, why) AW_OBS_ITEM(k ".value", k ": " why, .varies_with = "cpus", .object = k, \
 				 .change = "follows the CPUs of the machine")
 
@@ -48,13 +116,13 @@ static const struct aw_item initns_items[] = {
 	AW_OBS_ITEM("count", "net.* knobs the initial network namespace shows and a fresh one does not",
 		    .unit = "knobs", .object = "knobs", .change = "knobs moved between the machine and the namespaces "
 					       "(see the .value items that appeared or vanished)"),
-	MEM("net.ipv4.tcp_mem", "pages of TCP socket memory (min, pressure, max), from free memory "
-	    "(tcp_init_mem())"),
-	MEM("net.ipv4.udp_mem", "pages of UDP socket memory, from free memory (udp_init())"),
-	MEM("net.sctp.sctp_mem", "pages of SCTP socket memory, from free memory"),
+	SIZED("net.ipv4.tcp_mem", "pages of TCP socket memory (min, pressure, max), from free memory "
+	      "(tcp_init_mem())", tcp_mem),
+	SIZED("net.ipv4.udp_mem", "pages of UDP socket memory, from free memory (udp_init())", udp_mem),
+	SIZED("net.sctp.sctp_mem", "pages of SCTP socket memory, from free memory (sctp_init())", udp_mem),
 	MEM("net.ipv4.tcp_max_orphans", "orphaned TCP sockets allowed, from the established-hash size "
 	    "(tcp_init())"),
-	MEM("net.ipv4.inet_peer_threshold", "inet_peer cache size, from memory (inet_initpeers())"),
+	SIZED("net.ipv4.inet_peer_threshold", "inet_peer cache size, from memory (inet_initpeers())", inet_peers),
 	CPUS("net.core.flow_limit_cpu_bitmap", "a CPU mask"),
 	CPUS("net.core.rps_default_mask", "a CPU mask as wide as the CPUs"),
 	AW_OBS_ITEM("*.value", "a knob of the initial network namespace a fresh one lacks, as read "

@@ -25,6 +25,7 @@
 #include "lib/proc.h"
 #include "lib/procfs.h"
 #include "lib/sysctl_walk.h"
+#include "lib/sizing.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,8 +46,19 @@ static const char *const knob_absent[] = { "absent", "absent (*", NULL };
 #define KNOB_ITEM(n, s, ...) AW_OBS_ITEM(n, s, .absent = knob_absent, __VA_ARGS__)
 #define SCALED(k, w, u, why)                                                             \
 	KNOB_ITEM(k ".value", k ": " why, .varies_with = (w), .unit = (u),              \
-		    .change = "sized from the machine at boot; at equal " w ", a move means " \
-			      "the kernel's formula or its own footprint changed")
+		    .change = "sized from the machine's " w " at boot, by a formula abiwatch does not " \
+			      "check: at equal " w ", the formula or what the kernel held then moved it")
+
+/* A knob sized at boot whose formula the family declares (sized.c):
+ * diff folds a move the formula gives for the recorded memory. */
+#define SIZED(k, u, why, f)                                                              \
+	KNOB_ITEM(k ".value", k ": " why, .varies_with = "memory", .unit = (u), .sizing = &(f), \
+		  .change = AW_SIZED_CHANGE)
+
+/* The initial user namespace's namespace limits, threads-max / 2 each. */
+#define UCOUNT_MAX(ns)                                                                   \
+	SIZED("user.max_" ns "_namespaces", "namespaces", "threads-max / 2 in the initial user namespace", \
+	      sc_half_threads_max)
 
 static const struct aw_item knob_items[] = {
 	AW_OBS_ITEM("files", "files under /proc/sys the walk visited", .unit = "files",
@@ -83,25 +95,26 @@ static const struct aw_item knob_items[] = {
 	KNOB_ITEM("kernel.yama.ptrace_scope.value",
 		    "kernel.yama.ptrace_scope: 0 classic ptrace, 1 descendants only, 2 admin only, 3 none",
 		    .change = "debuggers and crash handlers attaching to other processes get EPERM"),
-	SCALED("kernel.threads-max", "memory", "threads", "about one thread per 128 KiB of memory (kernel/fork.c)"),
-	SCALED("fs.file-max", "memory", "files", "about 10 % of memory in KiB (fs/file_table.c)"),
+	SIZED("kernel.threads-max", "threads", "about one thread per 128 KiB of memory (kernel/fork.c)", sc_threads_max),
+	SIZED("fs.file-max", "files", "about 10 % of the memory free once booted, in KiB (fs/file_table.c)", sc_file_max),
 	SCALED("fs.epoll.max_user_watches", "memory", "watches", "4 % of memory per epoll item (fs/eventpoll.c)"),
 	SCALED("fs.inotify.max_user_watches", "memory", "watches",
 	       "1 % of memory per watch, 8192 to 1048576 since 5.11 (92890123749b)"),
 	SCALED("fs.fanotify.max_user_marks", "memory", "marks", "1 % of memory per mark, 8192 to 1048576"),
 	SCALED("user.max_inotify_watches", "memory", "watches", "the initial user namespace's inotify.max_user_watches"),
 	SCALED("user.max_fanotify_marks", "memory", "marks", "the initial user namespace's fanotify.max_user_marks"),
-	SCALED("user.max_user_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("user.max_pid_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("user.max_uts_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("user.max_ipc_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("user.max_net_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("user.max_mnt_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("user.max_cgroup_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("user.max_time_namespaces", "memory", "namespaces", "threads-max / 2 in the initial user namespace"),
-	SCALED("vm.min_free_kbytes", "memory", "KiB", "sqrt(16 x low memory in KiB), raised by khugepaged (mm/page_alloc.c)"),
-	SCALED("vm.user_reserve_kbytes", "memory", "KiB", "free memory / 32, at most 128 MiB (mm/mmap.c)"),
-	SCALED("vm.admin_reserve_kbytes", "memory", "KiB", "free memory / 32, at most 8 MiB (mm/mmap.c)"),
+	UCOUNT_MAX("user"),
+	UCOUNT_MAX("pid"),
+	UCOUNT_MAX("uts"),
+	UCOUNT_MAX("ipc"),
+	UCOUNT_MAX("net"),
+	UCOUNT_MAX("mnt"),
+	UCOUNT_MAX("cgroup"),
+	UCOUNT_MAX("time"),
+	SIZED("vm.min_free_kbytes", "KiB", "sqrt(16 x low memory in KiB), raised by khugepaged (mm/page_alloc.c)",
+	      sc_min_free),
+	SIZED("vm.user_reserve_kbytes", "KiB", "free memory / 32, at most 128 MiB (mm/util.c)", sc_user_reserve),
+	SIZED("vm.admin_reserve_kbytes", "KiB", "free memory / 32, at most 8 MiB (mm/util.c)", sc_admin_reserve),
 	SCALED("net.ipv4.tcp_max_syn_backlog", "memory", "requests", "established-hash size / 128, at least 128"),
 	SCALED("net.ipv4.tcp_max_tw_buckets", "memory", "sockets", "established-hash size / 2"),
 	SCALED("net.ipv4.tcp_ehash_entries", "memory", NULL,
@@ -118,6 +131,21 @@ static const struct aw_item knob_items[] = {
 		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
 	KNOB_ITEM("net.core.rps_default_mask.value", "net.core.rps_default_mask: a CPU mask as wide as the CPUs",
 		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
+	/* The hard lockup detector needs hardware perf events: on a CPU
+	 * without a PMU (QEMU's TCG) writing the knob fails with ENOTSUPP
+	 * (524), and newer kernels make it read-only (kernel/watchdog.c
+	 * watchdog_sysctl_init(): 0644 only when watchdog_hardlockup_available). */
+	AW_OBS_ITEM("kernel.nmi_watchdog.mode", "kernel.nmi_watchdog's permission bits: 0444 where the "
+		    "kernel found no hard lockup detector to run", .varies_with = "pmu",
+		    .change = "follows whether the CPU has a PMU; on one that has, a new mode changes "
+			      "who may switch the NMI watchdog"),
+	AW_OBS_ITEM("kernel.nmi_watchdog.value", "kernel.nmi_watchdog: 1 the hard lockup detector runs",
+		    .varies_with = "pmu",
+		    .change = "follows whether the CPU has a PMU; on one that has, the NMI watchdog's default moved"),
+	AW_OBS_ITEM("kernel.nmi_watchdog.writeback", "writing kernel.nmi_watchdog's value back: accepted, "
+		    "or the errno (ENOTSUPP, 524, without a PMU)", .varies_with = "pmu",
+		    .change = "follows whether the CPU has a PMU; on one that has, sysctl.conf lines "
+			      "switching the NMI watchdog now fail, or stop failing"),
 	AW_OBS_ITEM("*.mode", "the file's permission bits, in octal: the knob exists on this kernel",
 		    .change = "a knob that vanished fails every sysctl.conf line, runtime and program that sets it "
 			      "(ENOENT); one that appeared is a new interface; a new mode changes who may set it"),

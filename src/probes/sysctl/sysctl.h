@@ -37,6 +37,10 @@ struct sc_known {
 extern const struct sc_known sc_known_knobs[];
 extern const size_t sc_nknown_knobs;
 
+/* The formulas of the knobs sized at boot (sized.c). */
+extern const struct aw_sizing sc_file_max, sc_user_reserve, sc_admin_reserve, sc_threads_max,
+	sc_half_threads_max, sc_min_free;
+
 extern const struct aw_probe sc_knob_probes[], sc_config_probes[], sc_machine_probes[],
 	sc_scopes_probes[];
 

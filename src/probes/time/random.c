@@ -205,10 +205,11 @@ static const struct aw_item boot_items[] = {
 	AW_OBS_ITEM("at_init", "getrandom(16, GRND_NONBLOCK) as the first act of the VM guest's PID 1: "
 		    "ok, or EAGAIN when the pool was not ready yet", .object = "pool",
 		    .change = "early boot services (systemd-random-seed, sshd) block or get no "
-		    "randomness at boot: the regressions 72dbcf721566 and 0313bc278dac reverted"),
+		    "randomness at boot: the regressions 72dbcf721566 and 0313bc278dac reverted",
+		    .varies_with = "cpu_features"),
 	AW_OBS_ITEM("ready_after", "when the pool was first seen ready, a bucket: \"at once\", "
 		    "\"before the run\" (init's second look, just before abiwatch started), \"not by "
-		    "the run\"", .object = "pool"),
+		    "the run\"", .object = "pool", .varies_with = "cpu_features"),
 	AW_ITEMS_END
 };
 
