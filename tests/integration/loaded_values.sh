@@ -16,13 +16,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-loaded.XXXXXX") || exit 1
-hogs=()
-stop_hogs() {
-	((${#hogs[@]})) && kill "${hogs[@]}" 2>/dev/null
-	((${#hogs[@]})) && wait "${hogs[@]}" 2>/dev/null
-	hogs=()
-}
-trap 'stop_hogs; rm -rf "$tmp"' EXIT
+. tests/lib/cpu-hog.sh
+trap 'hog_stop; rm -rf "$tmp"' EXIT
 probes=(vfs.tmpfs mqueue.notify mqueue.notifyreg)
 
 run_probes() { # name
@@ -39,16 +34,13 @@ pairs_within() {
 
 run_probes idle
 n=$(($(nproc) * 2 + 2))
-for ((i = 0; i < n; i++)); do
-	timeout 300 bash -c 'while :; do :; done' &
-	hogs+=($!)
-done
+HOG_MAX_S=300 hog_start "$n"
 # The hogs run before the loaded run starts: each has a CPU's worth of
 # work queued, which the kernel shows as running tasks.
 busy=$(awk '{ split($4, r, "/"); print r[1] }' /proc/loadavg)
 report ok "$n busy loops started ($busy tasks running)"
 run_probes loaded
-stop_hogs
+hog_stop
 
 "$abiwatch" diff "$tmp/idle.snapshot" "$tmp/loaded.snapshot" >"$tmp/diff" 2>&1
 rc=$?

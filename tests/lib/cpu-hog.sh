@@ -1,15 +1,15 @@
 # Sourced by the tests that hold a result equal on a loaded machine.
 #
-#   hog_start     two busy loops per CPU, each ended by `timeout` after
-#                 HOG_MAX_S (600) seconds at the latest, whatever happens
+#   hog_start [N] N busy loops (default two per CPU), each ended by
+#                 `timeout` after HOG_MAX_S (600) seconds at the latest,
+#                 whatever happens
 #   hog_stop      kills them and waits; the caller's EXIT trap calls it
 #   hog_running   how many of them are still alive
 #
 # Only this test's own processes: nothing of the host changes.
 hog_pids=()
 hog_start() {
-	local n i
-	n=$(( 2 * $(nproc) ))
+	local n=${1:-$((2 * $(nproc)))} i
 	for ((i = 0; i < n; i++)); do
 		timeout "${HOG_MAX_S:-600}" bash -c 'while :; do :; done' &
 		hog_pids+=($!)
