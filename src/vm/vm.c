@@ -11,6 +11,7 @@
 #include "backends/backend.h"
 #include "lib/util.h"
 #include "lib/procfs.h"
+#include "lib/tsc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -445,6 +446,21 @@ static void scan_marks(int data_fd, struct marks *m)
 	free(text);
 }
 
+/* " tsc_early_khz=N" for a TCG guest, or "": TCG gives the guest this
+ * machine's TSC, whose frequency the guest's kernel otherwise calibrates
+ * against the emulated PIT and HPET, which a loaded host delays: a 6.12
+ * guest took its 2.6 GHz counter for 278 MHz ("PIT calibration deviates
+ * from HPET: 278044 2594698 ... Using PIT calibration value"), and its
+ * clocks ran 9 to 34 times fast, ending every deadline early.  With the
+ * frequency given, the kernel skips the early calibration, and its later
+ * refinement accepts only a value within 1 % of it
+ * (arch/x86/kernel/tsc.c, tsc_early_khz=: kernel-parameters.txt). */
+static char *tcg_tsc_param(const char *accel)
+{
+	unsigned long khz = strcmp(accel, "kvm") != 0 ? aw_tsc_khz() : 0;
+	return khz ? xasprintf(" tsc_early_khz=%lu", khz) : xstrdup("");
+}
+
 /* How far the VM's time limit stretches: by the slowness the guest
  * measured of itself, where the limit was the default. */
 static double vm_stretch(const struct aw_vm_opts *o, const struct marks *m)
@@ -489,11 +505,13 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 	 * every read traps and which the vDSO cannot serve, though TCG's TSC
 	 * is one clock for all vCPUs (with one vCPU there is no check, and
 	 * the parameter would only keep 6.1 on tsc-early). */
+	char *tsc = tcg_tsc_param(r->accel);
 	char *append = xasprintf("console=ttyS0 panic=-1 quiet loglevel=4 no_timer_check " AW_GUEST_RDINIT
 				 " 8250.nr_uarts=2 i8042.noaux i8042.nomux i8042.nopnp i8042.dumbkbd"
-				 " random.trust_cpu=on mitigations=off%s%s%s",
-				 ncpus > 1 ? " tsc=reliable" : "", o->append ? " " : "",
+				 " random.trust_cpu=on mitigations=off%s%s%s%s",
+				 ncpus > 1 ? " tsc=reliable" : "", tsc, o->append ? " " : "",
 				 o->append ? o->append : "");
+	free(tsc);
 	const char *argv[40];
 	size_t n = 0;
 	argv[n++] = o->qemu;
