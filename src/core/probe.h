@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/sizing.h"
+
 enum aw_item_kind {
 	AW_CHECK,       /* a documented contract: pass, fail or skip */
 	AW_OBSERVATION, /* a fact no contract fixes: a value to compare */
@@ -79,12 +81,8 @@ struct aw_item {
 	const struct aw_sizing *sizing;
 };
 
-/* What a snapshot records of what the kernel sized its boot-time values
- * from (env.memory, env.page_size). */
-struct aw_boot_inputs {
-	unsigned long long pages;     /* MemTotal / page size: totalram_pages() once booted */
-	unsigned long long page_size; /* PAGE_SIZE */
-};
+/* struct aw_boot_inputs (lib/sizing.h): what a snapshot records of what
+ * the kernel sized its boot-time values from (env.memory, env.page_size). */
 
 /* The kernel's formula for a value sized at boot, declared by the family
  * that observes it.  What the formula read at boot and no one can read

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * For the families' formulas of values the kernel sizes at boot (struct
- * aw_sizing of core/probe.h): the range taken for what the kernel read at
- * boot and no one can read later, the numbers of a value, and the
- * formulas more than one family uses (threads-max).
+ * For formulas of values the kernel sizes at boot from the machine's
+ * memory: the range taken for what the kernel read at boot and no one can
+ * read later, the numbers of a value, and the formulas more than one
+ * caller uses (threads-max).
  */
 #ifndef ABIWATCH_LIB_SIZING_H
 #define ABIWATCH_LIB_SIZING_H
 
-#include "core/probe.h"
+#include <stdbool.h>
+
+/* What the kernel sized its boot-time values from, as recorded later. */
+struct aw_boot_inputs {
+	unsigned long long pages;     /* MemTotal / page size: totalram_pages() once booted */
+	unsigned long long page_size; /* PAGE_SIZE */
+};
 
 /* A count of pages the kernel had at a moment of boot (free then, or in
  * total before the initramfs and the init sections were freed): not
