@@ -11,7 +11,7 @@ void aw_i386_decide(void);
 /* NULL when this kernel runs i386 programs, else why not: asked once per
  * run of one of the families' 32-bit helpers, so that every probe skips
  * with the same reason instead of exec'ing into a refusal of its own
- * (lib/helper.h's aw_helper_report() asks). */
+ * (core/helper.h's aw_helper_report() asks). */
 const char *aw_i386_refused(void);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * Programs started by abiwatch, and anonymous files: one spawner for the
  * VM commands (QEMU, dpkg-deb, xz, ldd), the backends (mkfs), the core
- * (the i386 check) and the probes' 32-bit helpers (lib/helper.h).
+ * (the i386 check) and the probes' 32-bit helpers (core/helper.h).
  *
  * Every program runs as a child that dies with abiwatch whatever kills
  * abiwatch (PR_SET_PDEATHSIG(SIGKILL), armed before exec, the parent's pid

@@ -3,7 +3,7 @@
  * The run function every dirent probe shares: make a fresh directory on
  * the probe's backend, fill it with N empty files, and test what
  * getdents64's d_off, telldir(3) and seekdir(3) promise
- * (docs/catalogue-dirent.md).  In this order, each on what the one before
+ * (docs/catalogue.md, "dirent").  In this order, each on what the one before
  * left:
  *
  *   1. scan A (fresh descriptor, raw getdents64, 1 MiB buffer): terminates,
@@ -1059,7 +1059,7 @@ static void terminates_rename(struct dr *r)
 
 /* The compat32.* observations: the family's 32-bit helper
  * (m32/dirent_m32.c) scans the untouched directory, inherited as a
- * descriptor, and reports them itself (lib/helper.h). */
+ * descriptor, and reports them itself (core/helper.h). */
 static void compat32(struct dr *r)
 {
 	char fd_s[16], cap_s[24], expect_s[24];

@@ -7,7 +7,7 @@
  * of each kind (the 32-bit-time legacy ones and the time64 ones of 5.1).
  * The family's static 32-bit helper (m32/helper.c) runs the attribute,
  * send/receive, timeout, notification and limit contracts through them
- * and reports each item itself through the probe library (lib/helper.h),
+ * and reports each item itself through the probe library (core/helper.h),
  * so every key carries the caller's width: mqueue.compat32.*.  The
  * layouts must not change the answers, which the integration test
  * compares with the native probes'.
