@@ -284,7 +284,7 @@ static int args_run(const char *dir, size_t count, size_t len, unsigned long sta
 
 /* The largest n in [lo, hi) for which ok(n) holds, given ok(lo) and
  * !ok(hi); err_beyond gets the errno of hi. */
-static long bisect(const char *dir, long lo, long hi, bool by_len, unsigned long stack, int *err_beyond)
+static long largest_exec_arg(const char *dir, long lo, long hi, bool by_len, unsigned long stack, int *err_beyond)
 {
 	*err_beyond = by_len ? args_run(dir, 1, (size_t)hi, stack) : args_run(dir, (size_t)hi, 4096, stack);
 	if (*err_beyond == 0)
@@ -344,12 +344,12 @@ static void args_items(struct aw_ctx *ctx, const char *dir)
 	int beyond;
 	/* below 64 KiB every kernel takes one string (32 pages of 4 KiB at
 	 * least); a quarter of 8 MiB bounds the search from above */
-	long v = args_run(dir, 1, 64 << 10, 8UL << 20) ? -1 : bisect(dir, 64 << 10, 2L << 20, true, 8UL << 20, &beyond);
+	long v = args_run(dir, 1, 64 << 10, 8UL << 20) ? -1 : largest_exec_arg(dir, 64 << 10, 2L << 20, true, 8UL << 20, &beyond);
 	if (v < 0)
 		aw_unobserved(ctx, "args.max_strlen", "a 64 KiB string is refused, or no E2BIG up to 2 MiB");
 	else
 		aw_observe_long(ctx, "args.max_strlen", v);
-	v = bisect(dir, 1, 1024, false, 1UL << 20, &beyond);
+	v = largest_exec_arg(dir, 1, 1024, false, 1UL << 20, &beyond);
 	if (v < 0) {
 		aw_unobserved(ctx, "args.count_1m", "no E2BIG up to 1024 arguments, or another errno");
 		aw_unobserved(ctx, "args.beyond", "no boundary");
@@ -357,7 +357,7 @@ static void args_items(struct aw_ctx *ctx, const char *dir)
 		aw_observe_long(ctx, "args.count_1m", v);
 		aw_observe(ctx, "args.beyond", "%s", beyond ? aw_errname(beyond) : "runs");
 	}
-	v = bisect(dir, 1, 1024, false, 256UL << 10, &beyond);
+	v = largest_exec_arg(dir, 1, 1024, false, 256UL << 10, &beyond);
 	if (v < 0)
 		aw_unobserved(ctx, "args.count_256k", "no E2BIG up to 1024 arguments, or another errno");
 	else
