@@ -132,6 +132,11 @@ static long count_maps(char *buf, size_t size)
 	return err ? -err : lines;
 }
 
+/* The last mappings made, unmapped once counted: a full table leaves the
+ * report no room, and a sanitizer's allocator maps as it goes (under
+ * ASan the child died "Failed to mmap" before it had reported). */
+#define MAP_COUNT_SPARE 64
+
 /* Alternating protections, so that no two neighbours merge. */
 static int map_count_child(void *arg)
 {
@@ -141,11 +146,19 @@ static int map_count_child(void *arg)
 		aw_error(limits_ctx, "map_count_errno", "mmap of a buffer: %s", aw_errname(errno));
 		return 0;
 	}
+	static void *spare[MAP_COUNT_SPARE];
 	int err = 0;
-	for (long i = 0; i <= 2L * MAP_COUNT_BOUND && !err; i++)
-		if (mmap(NULL, aw_page_size(), i % 2 ? PROT_NONE : PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+	for (long i = 0; i <= 2L * MAP_COUNT_BOUND && !err; i++) {
+		void *p = mmap(NULL, aw_page_size(), i % 2 ? PROT_NONE : PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
 			err = errno;
+		else
+			spare[i % MAP_COUNT_SPARE] = p;
+	}
 	long lines = count_maps(buf, MAPS_BUF);
+	for (int i = 0; i < MAP_COUNT_SPARE; i++)
+		if (spare[i])
+			munmap(spare[i], aw_page_size());
 	if (!err)
 		aw_error(limits_ctx, "map_count_errno", "no refusal after %ld mappings", 2L * MAP_COUNT_BOUND);
 	else
