@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target: the reader of a family's 32-bit helper output
- * (lib/helper.h) never crashes, says where and why it refuses, and
+ * (core/helper.h) never crashes, says where and why it refuses, and
  * whatever it accepts the protocol's writer (lib/wire.h) writes back
  * byte for byte, so that nothing but the canonical form is ever
  * accepted.  The probe's items cover both families' helpers. */

@@ -27,11 +27,13 @@
 #      (status 128+N) or by itself, and a snapshot it left must be whole
 #      (abiwatch diff reads it).
 #   2. KILL_MIDFLIGHT_ROUNDS times (default 4): waits until the k-th probe
-#      (k at random) has its namespace, then a random part of how long that
-#      probe's namespace lived in a watched run, and sends SIGKILL (at once
-#      if that lands between two probes, as the next one starts), so that
-#      the kill lands while a probe is in flight.  With no probes there is
-#      nothing to land in, and this part says so.
+#      (k at random) has its namespace and the probe's process exists in
+#      it (init's child; the next probe's if that one ended unseen), stops
+#      that process (SIGSTOP, until /proc says T: it cannot end), and sends
+#      SIGKILL, so that the kill lands while a probe is in flight by
+#      evidence, not by a sleep.  The test fails when no kill landed in
+#      flight.  With no probes there is nothing to land in, and this part
+#      says so.
 #   3. With strace: a SIGKILL as abiwatch enters a system call, for
 #      KILL_SWEEP (default 12; 0 for none; a few more where the spacing
 #      rounds) calls of a run spread evenly, or every call if a run makes
@@ -136,27 +138,58 @@ reap() {
 }
 
 # The probe inits abiwatch has started so far this run: $seen of them,
-# the k-th one's pid in order[k], when it was first and last seen in
-# first_us[pid] and last_us[pid].  True when one is there now.
-declare -A first_us last_us
-declare -a order
+# the k-th one's pid in order[k]; those there now in inits.  A probe's
+# init is a child in a PID namespace other than abiwatch's (not the
+# janitor, nor a program abiwatch runs itself).  True when one is there.
+declare -A known
+declare -a order inits
 seen=0
 note_children() {
-	local kids='' k t
+	local kids='' k
+	inits=()
 	# No newline ends the list, so read reports EOF even when it got one.
 	read -r kids 2>/dev/null <"/proc/$pid/task/$pid/children"
 	[[ -n $kids ]] || return 1
-	t=${EPOCHREALTIME/./}
 	for k in $kids; do
-		if [[ -z ${first_us[$k]:-} ]]; then
-			first_us[$k]=$t
+		[[ -e /proc/$k/ns/pid && ! /proc/$k/ns/pid -ef /proc/$pid/ns/pid ]] || continue
+		inits+=("$k")
+		if [[ -z ${known[$k]:-} ]]; then
+			known[$k]=1
 			seen=$((seen + 1))
 			order[seen]=$k
 		fi
-		last_us[$k]=$t
 	done
+	((${#inits[@]}))
 }
-forget_children() { first_us=() last_us=() order=() seen=0; }
+forget_children() { known=() order=() inits=() seen=0; }
+
+# A process's state letter (R, S, D, T, Z ...) in $state; false when gone.
+proc_state() { # pid
+	local st
+	state=
+	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${st##*) }
+	state=${st:0:1}
+}
+
+# Stop the process of a probe in flight, one of those whose init is in
+# $inits: its pid in $probe once /proc says it is stopped (bounded by a
+# count of looks, not a time); false when none is there or it ended first.
+stop_a_probe() {
+	local init kid n
+	for init in "${inits[@]}"; do
+		kid=
+		read -r kid _ 2>/dev/null <"/proc/$init/task/$init/children"
+		[[ -n $kid ]] || continue
+		kill -STOP "$kid" 2>/dev/null || continue
+		for ((n = 0; n < 5000; n++)); do
+			proc_state "$kid" || break
+			[[ $state == [Tt] ]] && { probe=$kid; return 0; }
+			nap 0.0001
+		done
+	done
+	return 1
+}
 
 # Whether the run has ended (it stays a zombie until reaped).
 ended() {
@@ -278,8 +311,8 @@ mid_done=0
 if (( nprobes == 0 )); then
 	echo "# no probes are registered: no kill can land inside one"
 else
-	# A census: which probes get a namespace (one whose needs are not met
-	# is skipped without), and how long each one's lasts.
+	# A census: how many probes get a namespace (one whose needs are not
+	# met is skipped without).
 	forget_children
 	start
 	until ended; do
@@ -289,36 +322,29 @@ else
 	reap
 	check_host m0 "a full run, watched, not killed"
 	spawned=$seen
-	declare -a span_us
-	for ((k = 1; k <= spawned; k++)); do
-		span_us[k]=$(( 10#${last_us[${order[k]}]} - 10#${first_us[${order[k]}]} ))
-	done
+	echo "# $spawned probes got a namespace in a watched run"
 	for ((m = 1; spawned > 0 && m <= midflight_rounds; m++)); do
 		k=$(( RANDOM % spawned + 1 ))
-		delay=$(rand_us $(( span_us[k] * 9 / 10 )))
 		forget_children
 		start
-		# Wait for the k-th probe's namespace to exist.
-		while :; do
-			note_children
-			(( seen >= k )) && break
-			ended && break
-			nap 0.0001
-		done
-		nap "$(fmt_s "$delay")"
-		# Landed between two probes: kill as the next one starts.
-		in_flight=0
+		# The k-th probe's namespace, then a probe's process in one
+		# (the next probe's if that one ended unseen), stopped.
+		probe= in_flight=0
 		until ended; do
-			note_children && { in_flight=1; break; }
+			note_children && (( seen >= k )) && stop_a_probe && break
 			nap 0.0001
 		done
+		# Stopped, it cannot have ended by the time abiwatch dies.
+		[[ -n $probe ]] && proc_state "$probe" && [[ $state == [Tt] ]] && in_flight=1
 		kill -KILL "$pid" 2>/dev/null
 		reap
+		(( status == 128 + 9 )) || in_flight=0
 		kills[KILL]=$((kills[KILL] + 1))
 		(( status > 128 )) && landed=$((landed + 1))
 		inflight=$((inflight + in_flight))
 		mid_done=$((mid_done + 1))
-		check_host "m$m" "SIGKILL $(fmt_s "$delay") s after probe $k of $spawned started (in flight: $in_flight)"
+		((in_flight)) || echo "# round m$m: no probe in flight at the kill (probe $k of $spawned; run status $status)"
+		check_host "m$m" "SIGKILL with a probe's process stopped, $seen namespaces in (probe $k of $spawned wanted; in flight: $in_flight)"
 	done
 fi
 
@@ -387,4 +413,9 @@ echo "kill: host unchanged after $((rounds_done + mid_done + sweep_done)) kills"
      "$inflight of $mid_done mid-flight kills with a probe running;" \
      "$sweep_landed of $sweep_done kills at a system call, of $sweep_points in a run;" \
      "the host settled within $settled_max of $settle fingerprints); seed $seed"
+if (( mid_done > 0 && inflight == 0 )); then
+	echo "FAIL: none of the $mid_done mid-flight kills landed while a probe ran:" \
+	     "the host was checked after kills between probes only; reproduce with KILL_SEED=$seed"
+	exit 1
+fi
 exit 0

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The probe protocol's lines (lib/wire.h) and a family's 32-bit helper
- * read and run through them (lib/helper.h), with a shell script standing
+ * read and run through them (core/helper.h), with a shell script standing
  * in for the helper: what the library does is the same whatever the
  * helper's width. */
 #include <setjmp.h>
