@@ -380,7 +380,8 @@ const char *aw_sysctl_strerror(int rc);
 /* A probe that records configuration options (lib/kconfig.h): items[0]
  * is "source", where the configuration was read; every other item names
  * an option in lower case without CONFIG_ ("memcg_v1") and is reported
- * with its value ("n" when unset).  Without a configuration every item is
+ * with its value ("n" when unset, "absent" when the file does not name
+ * it: no such option, or its dependencies unmet).  Without a configuration every item is
  * skipped with the cause kconfig, giving the reason. */
 void aw_report_kconfig(struct aw_ctx *ctx, const struct aw_item *items);
 

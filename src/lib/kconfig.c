@@ -105,5 +105,9 @@ char *aw_kconfig_option(const struct aw_kconfig *c, const char *name)
 		option[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
 	option[i] = '\0';
 	char *v = aw_kconfig_value(c->text, c->len, option);
-	return v ? v : xstrdup("n");
+	/* Not even "is not set": the kernel has no such option, or its
+	 * dependencies are unmet (PRINT_QUOTA_WARNING depends on BROKEN in
+	 * 6.12).  Nothing is built, as with n, but nobody chose n, and a
+	 * diff that said "n -> y" would report a choice never made. */
+	return v ? v : xstrdup("absent");
 }

@@ -28,8 +28,10 @@ char *aw_kconfig_value(const char *config, size_t len, const char *option);
 
 /* The value of an option named in lower case without its prefix
  * ("memcg_v1" for CONFIG_MEMCG_V1), as item names spell it, in the loaded
- * configuration: as aw_kconfig_value(), but "n" for an option it does
- * not mention (unset: not built); NULL when c holds no configuration.
+ * configuration: as aw_kconfig_value(), but "absent" for an option it
+ * does not mention, not even as "is not set" (no such option in this
+ * kernel, or one whose dependencies are unmet: not built, but not a
+ * choice of n); NULL when c holds no configuration.
  * malloc'd. */
 char *aw_kconfig_option(const struct aw_kconfig *c, const char *name);
 

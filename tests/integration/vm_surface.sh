@@ -62,8 +62,8 @@ CHANGED=(
 	flags.prctl.pr_get_mdwe EINVAL accepted
 	flags.prctl.pr_get_memory_merge EINVAL accepted
 	flags.statx.attributes_mask.tmpfs 0x203070 0x303070
-	kconfig.cachestat_syscall n y
-	kconfig.x86_user_shadow_stack n y
+	kconfig.cachestat_syscall absent y
+	kconfig.x86_user_shadow_stack absent y
 )
 # Long values that changed: item, then a word only 6.12's value has.
 GREW=(

@@ -91,7 +91,7 @@ has_line "sched_child_runs_first's value, with its meaning" \
 	"^    changed +$k\.kernel\.sched_child_runs_first\.value: 0 -> absent -- sysctl.conf lines setting it fail with ENOENT"
 has_line "fs.quota.warnings vanished" "^    removed +$k\.fs\.quota\.warnings\.mode "
 has_line "... because of the configuration" \
-	"^    changed +obs\.sysctl\.kconfig\.print_quota_warning: y -> n -- the kernel was configured differently"
+	"^    changed +obs\.sysctl\.kconfig\.print_quota_warning: y -> absent -- the kernel was configured differently"
 has_line "a default that moved, old and new" \
 	"^  changed +$k\.kernel\.sched_autogroup_enabled\.value: 0 -> 1 -- a default that moved"
 has_line "v1 memory hierarchy gone, with its meaning" \

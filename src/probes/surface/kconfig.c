@@ -14,7 +14,11 @@
 #include "surface.h"
 
 
-#define OPT(o, what) AW_OBS_ITEM(o, "CONFIG_" what, .change = "the kernel was configured differently: " \
+/* "absent" (lib/kconfig.h) is told apart from n in the words: 6.1 has no
+ * CACHESTAT_SYSCALL to set, and "n -> y" would report a choice nobody
+ * made. */
+#define OPT(o, what) AW_OBS_ITEM(o, "CONFIG_" what, .change = "the kernel was configured differently " \
+				 "(absent: not an option of that kernel, or its dependencies unmet): " \
 				 "the calls or flags the option decides appear or vanish for that reason")
 
 static const struct aw_item kconfig_items[] = {

@@ -4,7 +4,8 @@
  * that decide whether knobs and cgroup controllers exist, so that a knob
  * absent because of configuration is told apart from one the kernel
  * removed (fs.quota.warnings left Debian 6.12 with PRINT_QUOTA_WARNING,
- * not with a removal).  The configuration comes from lib/kconfig.h
+ * which 6.12's fs/quota/Kconfig makes depend on BROKEN, so the file does
+ * not name it: "absent", not a choice of n).  The configuration comes from lib/kconfig.h
  * (/proc/config.gz, else /boot/config-RELEASE, else the build's .config,
  * shared with the surface family).  A digest of the
  * whole file would change with every unrelated option; the options
@@ -26,7 +27,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define OPT(o, why) AW_OBS_ITEM(o, "CONFIG_" why, .change = "the kernel was configured differently: " \
+/* As surface.kconfig's: "absent" is no option (or unmet dependencies),
+ * not a choice of n. */
+#define OPT(o, why) AW_OBS_ITEM(o, "CONFIG_" why, .change = "the kernel was configured differently " \
+				 "(absent: not an option of that kernel, or its dependencies unmet): " \
 				 "knobs and controllers that depend on it appear or vanish for that reason")
 
 static const struct aw_item kconfig_items[] = {
