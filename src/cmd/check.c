@@ -66,22 +66,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 static int run_needed(struct check_args *a, const struct aw_assumptions *as,
 		      struct aw_snapshot *snap)
 {
-	struct aw_run run = { 0 };
 	size_t n;
 	struct aw_probe_ref *refs = aw_assume_probes(as, &n);
-	int rc = probes_prepare("check", &a->pc.probes, &refs, &n, &run);
-
-	if (rc == 0 && a->pc.output)
-		rc = check_writable("check", "the snapshot", a->pc.output);
-	if (rc == 0) {
-		probes_execute(&a->pc.probes, refs, n, NULL, &run);
-		aw_snapshot_from_run(&run, snap);
-		if (a->pc.output)
-			rc = probes_save("check", &run, a->pc.output);
-		if (rc != 0)
-			aw_snapshot_free(snap);
-	}
-	aw_run_free(&run);
+	int rc = probes_snapshot("check", &a->pc.probes, a->pc.output, &refs, &n, snap);
 	free(refs);
 	return rc;
 }
