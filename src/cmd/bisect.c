@@ -192,17 +192,46 @@ static int parse(int argc, char **argv, struct bisect *b)
 	return rc;
 }
 
-int cmd_bisect(int argc, char **argv)
+/* The options, and the kernels to search (none with --git). */
+struct bisect_cmd {
+	struct bisect b;
+	char **kernels;
+	size_t nkernels;
+};
+
+static void free_bisect(void *opts)
 {
-	struct bisect b = { .out = "abiwatch-bisect", .argc = argc, .argv = argv };
-	aw_guest_opts_init(&b.vm);
-	int rc = parse(argc, argv, &b);
+	struct bisect_cmd *c = opts;
+	aw_question_free(&c->b.q);
+	aw_guest_opts_free(&c->b.vm);
+	free(c);
+}
+
+static int parse_bisect(int argc, char **argv, void **opts)
+{
+	struct bisect_cmd *c = xcalloc(1, sizeof(*c));
+	c->b = (struct bisect){ .out = "abiwatch-bisect", .argc = argc, .argv = argv };
+	aw_guest_opts_init(&c->b.vm);
+	int rc = parse(argc, argv, &c->b);
 	/* A step's bad usage must stop git bisect run, not read as "bad". */
-	if (rc == AW_EXIT_USAGE && b.step)
+	if (rc == AW_EXIT_USAGE && c->b.step)
 		rc = 128;
-	if (rc == 0)
-		rc = session_bisect(&b, argv + optind, (size_t)(argc - optind));
-	aw_question_free(&b.q);
-	aw_guest_opts_free(&b.vm);
+	c->kernels = argv + optind;
+	c->nkernels = (size_t)(argc - optind);
+	return command_parsed(rc, c, free_bisect, opts);
+}
+
+static int run(void *opts)
+{
+	struct bisect_cmd *c = opts;
+	int rc = session_bisect(&c->b, c->kernels, c->nkernels);
+	free_bisect(c);
 	return rc < 0 ? AW_EXIT_PASS : rc;
 }
+
+const struct command bisect_command = {
+	"bisect",
+	"  bisect (--item ITEM | --assume FILE) KERNEL... | --git DIR ...\n"
+	"                  the first kernel, or commit, where the answer changed\n",
+	parse_bisect, run,
+};

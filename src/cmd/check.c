@@ -40,6 +40,7 @@ static const char check_usage[] =
 struct check_args {
 	struct probe_command pc;
 	const char *assumptions, *snapshot;
+	bool bisect_exit; /* --bisect-exit: statuses as git bisect run wants them */
 };
 
 static const char *const formats[] = { "text", "ktap", "json", NULL };
@@ -211,32 +212,31 @@ static int fail_input(char *err)
 	return AW_EXIT_USAGE;
 }
 
-static int check(int argc, char **argv)
+static void free_check(void *opts)
 {
-	struct check_args a = { .pc.format = FORMAT_TEXT };
+	struct check_args *a = opts;
+	aw_params_free(&a->pc.probes.params);
+	free(a);
+}
+
+static int check(struct check_args *a)
+{
 	struct aw_assumptions as;
 	struct aw_snapshot snap;
 	char *err = NULL;
-	int rc = parse_args(argc, argv, &a);
+	int rc;
 
-	if (rc != 0) {
-		aw_params_free(&a.pc.probes.params);
-		return rc < 0 ? AW_EXIT_PASS : rc;
-	}
-	if (aw_assume_load(a.assumptions, &as, &err) != 0) {
-		aw_params_free(&a.pc.probes.params);
+	if (aw_assume_load(a->assumptions, &as, &err) != 0)
 		return fail_input(err);
-	}
-	if (a.snapshot)
-		rc = aw_snapshot_load(a.snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
+	if (a->snapshot)
+		rc = aw_snapshot_load(a->snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
 	else
-		rc = run_needed(&a, &as, &snap);
+		rc = run_needed(a, &as, &snap);
 	if (rc == 0) {
-		rc = evaluate(&a, &as, &snap);
+		rc = evaluate(a, &as, &snap);
 		aw_snapshot_free(&snap);
 	}
 	aw_assume_free(&as);
-	aw_params_free(&a.pc.probes.params);
 	return rc;
 }
 
@@ -273,9 +273,30 @@ static int bisect_status(int rc)
 	}
 }
 
-int cmd_check(int argc, char **argv)
+static int parse(int argc, char **argv, void **opts)
 {
-	bool bisect = take_bisect_exit(&argc, argv);
-	int rc = check(argc, argv);
-	return bisect ? bisect_status(rc) : rc;
+	struct check_args *a = xcalloc(1, sizeof(*a));
+	a->pc.format = FORMAT_TEXT;
+	a->bisect_exit = take_bisect_exit(&argc, argv);
+	bool bisect = a->bisect_exit;
+	int rc = command_parsed(parse_args(argc, argv, a), a, free_check, opts);
+	return *opts || !bisect ? rc : bisect_status(rc);
 }
+
+static int run(void *opts)
+{
+	struct check_args *a = opts;
+	int rc = check(a);
+	if (a->bisect_exit)
+		rc = bisect_status(rc);
+	free_check(a);
+	return rc;
+}
+
+const struct command check_command = {
+	"check",
+	"  check ASSUMPTIONS [SNAPSHOT]\n"
+	"                  evaluate a program's declared assumptions against a\n"
+	"                  snapshot, or against the probes they need, run now\n",
+	parse, run,
+};

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The subcommands; each returns the process's exit status. */
+/* The commands: each turns its command line into an option struct and
+ * hands it to the work it starts (session/), or, for the commands that
+ * only read snapshots, to model/ and output/. */
 #ifndef ABIWATCH_COMMANDS_H
 #define ABIWATCH_COMMANDS_H
 
@@ -10,14 +12,29 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-int cmd_run(int argc, char **argv);
+/* One command of abiwatch, a row of the table main.c dispatches through
+ * and whose lines the top-level help lists.  parse reads argv (argv[0]
+ * the command's name): 0 with *opts (malloc'd) to go on, else the exit
+ * status to end with (0 after --help), *opts then NULL.  run does the work
+ * with the options, frees them and returns the exit status. */
+struct command {
+	const char *name;
+	const char *help; /* its lines under "Commands:" in abiwatch --help */
+	int (*parse)(int argc, char **argv, void **opts);
+	int (*run)(void *opts);
+};
+
+/* Each command's row, in its file; main.c holds the table. */
+extern const struct command run_command, list_command, diff_command, check_command,
+	vm_command, matrix_command, bisect_command, report_command, kcidb_command;
+
+/* What a parse ends with: rc 0 keeps o as *opts, else o is freed with
+ * free_opts and the exit status is rc (0 after --help, where rc is -1). */
+int command_parsed(int rc, void *o, void (*free_opts)(void *), void **opts);
+
 /* abiwatch run's command line into *a; the globs stay in argv.  0 to go
  * on, -1 after --help, else the usage status. */
 int run_parse(int argc, char **argv, struct run_opts *a);
-int cmd_list(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_kcidb(int argc, char **argv);
 
 /* The snapshot files that command-line arguments name: a directory stands
  * for the *.snapshot files in it (the output of abiwatch matrix), sorted.

@@ -109,14 +109,31 @@ static int parse(int argc, char **argv, struct matrix_opts *c)
 	return aw_vm_check_run_args("matrix", c->m.vm.run_args, c->m.vm.nrun_args);
 }
 
-int cmd_matrix(int argc, char **argv)
+static void free_matrix(void *opts)
 {
-	struct matrix_opts c = { 0 };
-	aw_guest_opts_init(&c.m.vm);
-	int rc = parse(argc, argv, &c);
-	if (rc == 0)
-		rc = session_matrix(&c);
-	aw_matrix_free(&c.m);
-	aw_guest_opts_free(&c.m.vm);
-	return rc < 0 ? AW_EXIT_PASS : rc;
+	struct matrix_opts *c = opts;
+	aw_matrix_free(&c->m);
+	aw_guest_opts_free(&c->m.vm);
+	free(c);
 }
+
+static int parse_matrix(int argc, char **argv, void **opts)
+{
+	struct matrix_opts *c = xcalloc(1, sizeof(*c));
+	aw_guest_opts_init(&c->m.vm);
+	return command_parsed(parse(argc, argv, c), c, free_matrix, opts);
+}
+
+static int run(void *opts)
+{
+	int rc = session_matrix(opts);
+	free_matrix(opts);
+	return rc;
+}
+
+const struct command matrix_command = {
+	"matrix",
+	"  matrix KERNEL... [--host] -o DIR\n"
+	"                  one snapshot per kernel, and diffs between neighbours\n",
+	parse_matrix, run,
+};

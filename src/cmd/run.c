@@ -163,13 +163,30 @@ int run_parse(int argc, char **argv, struct run_opts *a)
 }
 
 
-int cmd_run(int argc, char **argv)
+static void free_run(void *opts)
 {
-	struct run_opts a = { .pc.format = FORMAT_KTAP };
-	int rc = run_parse(argc, argv, &a);
-
-	if (rc == 0)
-		rc = session_run(&a);
-	aw_params_free(&a.pc.probes.params);
-	return rc < 0 ? AW_EXIT_PASS : rc;
+	struct run_opts *a = opts;
+	aw_params_free(&a->pc.probes.params);
+	free(a);
 }
+
+static int parse(int argc, char **argv, void **opts)
+{
+	struct run_opts *a = xcalloc(1, sizeof(*a));
+	a->pc.format = FORMAT_KTAP;
+	return command_parsed(run_parse(argc, argv, a), a, free_run, opts);
+}
+
+static int run(void *opts)
+{
+	int rc = session_run(opts);
+	free_run(opts);
+	return rc;
+}
+
+const struct command run_command = {
+	"run",
+	"  run [GLOB...]   run the probes that the globs select (all by default),\n"
+	"                  print KTAP and write a snapshot\n",
+	parse, run,
+};

@@ -79,3 +79,14 @@ int parse_jobs(const char *cmd, const char *arg, unsigned *jobs)
 {
 	return parse_count(cmd, "--jobs", arg, 1, 256, "a number", jobs);
 }
+
+int command_parsed(int rc, void *o, void (*free_opts)(void *), void **opts)
+{
+	*opts = NULL;
+	if (rc == 0) {
+		*opts = o;
+		return 0;
+	}
+	free_opts(o);
+	return rc < 0 ? AW_EXIT_PASS : rc;
+}

@@ -123,13 +123,30 @@ static int parse(int argc, char **argv, struct vm_opts *c)
 	return aw_vm_check_run_args("vm", c->vm.run_args, c->vm.nrun_args);
 }
 
-int cmd_vm(int argc, char **argv)
+static void free_vm(void *opts)
 {
-	struct vm_opts c = { 0 };
-	aw_guest_opts_init(&c.vm);
-	int rc = parse(argc, argv, &c);
-	if (rc == 0)
-		rc = session_vm(&c);
-	aw_guest_opts_free(&c.vm);
-	return rc < 0 ? AW_EXIT_PASS : rc;
+	struct vm_opts *c = opts;
+	aw_guest_opts_free(&c->vm);
+	free(c);
 }
+
+static int parse_vm(int argc, char **argv, void **opts)
+{
+	struct vm_opts *c = xcalloc(1, sizeof(*c));
+	aw_guest_opts_init(&c->vm);
+	return command_parsed(parse(argc, argv, c), c, free_vm, opts);
+}
+
+static int run(void *opts)
+{
+	int rc = session_vm(opts);
+	free_vm(opts);
+	return rc;
+}
+
+const struct command vm_command = {
+	"vm",
+	"  vm --kernel VMLINUZ | --deb PACKAGE [-- RUN-ARGS]\n"
+	"                  boot another kernel in QEMU and run the probes there\n",
+	parse_vm, run,
+};

@@ -100,7 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse_run((int)argc, argv);
 	argv[0] = "list";
 	reset_getopt();
-	int rc = cmd_list((int)argc, argv);
+	void *opts;
+	int rc = list_command.parse((int)argc, argv, &opts);
+	if (opts)
+		rc = list_command.run(opts);
 	if (rc != AW_EXIT_PASS && rc != AW_EXIT_USAGE)
 		abort();
 	free(buf);
