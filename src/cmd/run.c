@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char run_usage[] =
 	"Usage: abiwatch run [OPTION...] [GLOB...]\n"

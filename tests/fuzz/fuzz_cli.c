@@ -68,7 +68,7 @@ static void parse_run(int argc, char **argv)
 	if (rc == 0) {
 		if (a.pc.probes.timeout_s < 0 || a.pc.probes.timeout_s > 86400)
 			abort();
-		/* As cmd_run: globs the registry lacks wait for the made probes. */
+		/* As session_run(): globs the registry lacks wait for the made probes. */
 		probes_select(a.globs, a.nglobs, &refs, &nrefs, &later, &nlater);
 		if (nlater > a.nglobs)
 			abort();
