@@ -278,8 +278,9 @@ static int parse(int argc, char **argv, void **opts)
 	struct check_args *a = xcalloc(1, sizeof(*a));
 	a->pc.format = FORMAT_TEXT;
 	a->bisect_exit = take_bisect_exit(&argc, argv);
-	bool bisect = a->bisect_exit;
+	bool bisect = a->bisect_exit; /* a is freed when the parse fails */
 	int rc = command_parsed(parse_args(argc, argv, a), a, free_check, opts);
+	/* --bisect-exit maps a usage error too: 128 stops git bisect run. */
 	return *opts || !bisect ? rc : bisect_status(rc);
 }
 
