@@ -40,6 +40,7 @@ static const char check_usage[] =
 struct check_args {
 	struct probe_command pc;
 	const char *assumptions, *snapshot;
+	bool bisect_exit; /* --bisect-exit: statuses as git bisect run wants them */
 };
 
 static const char *const formats[] = { "text", "ktap", "json", NULL };
@@ -66,22 +67,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 static int run_needed(struct check_args *a, const struct aw_assumptions *as,
 		      struct aw_snapshot *snap)
 {
-	struct aw_run run = { 0 };
 	size_t n;
 	struct aw_probe_ref *refs = aw_assume_probes(as, &n);
-	int rc = probes_prepare("check", &a->pc.probes, &refs, &n, &run);
-
-	if (rc == 0 && a->pc.output)
-		rc = check_writable("check", "the snapshot", a->pc.output);
-	if (rc == 0) {
-		probes_execute(&a->pc.probes, refs, n, NULL, &run);
-		aw_snapshot_from_run(&run, snap);
-		if (a->pc.output)
-			rc = probes_save("check", &run, a->pc.output);
-		if (rc != 0)
-			aw_snapshot_free(snap);
-	}
-	aw_run_free(&run);
+	int rc = probes_snapshot("check", &a->pc.probes, a->pc.output, &refs, &n, snap);
 	free(refs);
 	return rc;
 }
@@ -224,32 +212,31 @@ static int fail_input(char *err)
 	return AW_EXIT_USAGE;
 }
 
-static int check(int argc, char **argv)
+static void free_check(void *opts)
 {
-	struct check_args a = { .pc.format = FORMAT_TEXT };
+	struct check_args *a = opts;
+	aw_params_free(&a->pc.probes.params);
+	free(a);
+}
+
+static int check(struct check_args *a)
+{
 	struct aw_assumptions as;
 	struct aw_snapshot snap;
 	char *err = NULL;
-	int rc = parse_args(argc, argv, &a);
+	int rc;
 
-	if (rc != 0) {
-		aw_params_free(&a.pc.probes.params);
-		return rc < 0 ? AW_EXIT_PASS : rc;
-	}
-	if (aw_assume_load(a.assumptions, &as, &err) != 0) {
-		aw_params_free(&a.pc.probes.params);
+	if (aw_assume_load(a->assumptions, &as, &err) != 0)
 		return fail_input(err);
-	}
-	if (a.snapshot)
-		rc = aw_snapshot_load(a.snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
+	if (a->snapshot)
+		rc = aw_snapshot_load(a->snapshot, &snap, &err) == 0 ? 0 : fail_input(err);
 	else
-		rc = run_needed(&a, &as, &snap);
+		rc = run_needed(a, &as, &snap);
 	if (rc == 0) {
-		rc = evaluate(&a, &as, &snap);
+		rc = evaluate(a, &as, &snap);
 		aw_snapshot_free(&snap);
 	}
 	aw_assume_free(&as);
-	aw_params_free(&a.pc.probes.params);
 	return rc;
 }
 
@@ -286,9 +273,31 @@ static int bisect_status(int rc)
 	}
 }
 
-int cmd_check(int argc, char **argv)
+static int parse(int argc, char **argv, void **opts)
 {
-	bool bisect = take_bisect_exit(&argc, argv);
-	int rc = check(argc, argv);
-	return bisect ? bisect_status(rc) : rc;
+	struct check_args *a = xcalloc(1, sizeof(*a));
+	a->pc.format = FORMAT_TEXT;
+	a->bisect_exit = take_bisect_exit(&argc, argv);
+	bool bisect = a->bisect_exit; /* a is freed when the parse fails */
+	int rc = command_parsed(parse_args(argc, argv, a), a, free_check, opts);
+	/* --bisect-exit maps a usage error too: 128 stops git bisect run. */
+	return *opts || !bisect ? rc : bisect_status(rc);
 }
+
+static int run(void *opts)
+{
+	struct check_args *a = opts;
+	int rc = check(a);
+	if (a->bisect_exit)
+		rc = bisect_status(rc);
+	free_check(a);
+	return rc;
+}
+
+const struct command check_command = {
+	"check",
+	"  check ASSUMPTIONS [SNAPSHOT]\n"
+	"                  evaluate a program's declared assumptions against a\n"
+	"                  snapshot, or against the probes they need, run now\n",
+	parse, run,
+};

@@ -1,45 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The subcommands; each returns the process's exit status. */
+/* The commands: each turns its command line into an option struct and
+ * hands it to the work it starts (session/), or, for the commands that
+ * only read snapshots, to model/ and output/. */
 #ifndef ABIWATCH_COMMANDS_H
 #define ABIWATCH_COMMANDS_H
 
-#include "core/params.h"
-#include "core/result.h"
+#include "session/run.h"
+#include "session/session.h"
 
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-int cmd_run(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_kcidb(int argc, char **argv);
+/* One command of abiwatch, a row of the table main.c dispatches through
+ * and whose lines the top-level help lists.  parse reads argv (argv[0]
+ * the command's name): 0 with *opts (malloc'd) to go on, else the exit
+ * status to end with (0 after --help), *opts then NULL.  run does the work
+ * with the options, frees them and returns the exit status. */
+struct command {
+	const char *name;
+	const char *help; /* its lines under "Commands:" in abiwatch --help */
+	int (*parse)(int argc, char **argv, void **opts);
+	int (*run)(void *opts);
+};
+
+/* Each command's row, in its file; main.c holds the table. */
+extern const struct command run_command, list_command, diff_command, check_command,
+	vm_command, matrix_command, bisect_command, report_command, kcidb_command;
+
+/* What a parse ends with: rc 0 keeps o as *opts, else o is freed with
+ * free_opts and the exit status is rc (0 after --help, where rc is -1). */
+int command_parsed(int rc, void *o, void (*free_opts)(void *), void **opts);
+
+/* abiwatch run's command line into *a; the globs stay in argv.  0 to go
+ * on, -1 after --help, else the usage status. */
+int run_parse(int argc, char **argv, struct run_opts *a);
 
 /* The snapshot files that command-line arguments name: a directory stands
  * for the *.snapshot files in it (the output of abiwatch matrix), sorted.
  * Appends malloc'd paths to *files.  0, or the usage status. */
 int snapshot_args(const char *cmd, char *const *args, size_t nargs, char ***files, size_t *nfiles);
 
-/* ---- running probes: the path `abiwatch run` and `abiwatch check` share ---- */
-
-/* How probes run: --timeout and the options families declare. */
-struct probe_options {
-	double timeout_s;
-	unsigned jobs; /* --jobs; 0: not given (one at a time) */
-	struct aw_params params;
-};
-
-enum output_format { FORMAT_TEXT, FORMAT_KTAP, FORMAT_JSON, FORMAT_KCIDB };
-
-/* What run and check are told: the snapshot to write, the format of what
- * they print, and how probes run. */
-struct probe_command {
-	const char *output;
-	enum output_format format;
-	bool probe_options; /* --timeout or a family option was given */
-	struct probe_options probes;
-};
+/* ---- the options of running probes, which run and check share ---- */
 
 /* Parse --output, --format (one of formats, NULL-terminated), --timeout, --jobs,
  * the families' options and --help (usage, then the families' options, on
@@ -61,27 +63,14 @@ int probes_option(const char *cmd, int c, const char *arg, const struct option *
 		  struct probe_options *po);
 /* The families' options, as a --help section. */
 void probes_options_help(FILE *out);
-/* Apply the family options to the selection (narrowing it, adding the
- * probes they make) and collect the environment.  0, or the usage status. */
-int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
-		   size_t *nrefs, struct aw_run *run);
-/* Run them, each isolated; KTAP streams to ktap_out unless it is NULL. */
-void probes_execute(const struct probe_options *po, const struct aw_probe_ref *refs,
-		    size_t nrefs, FILE *ktap_out, struct aw_run *run);
-/* Write the run's snapshot to path.  0, or the usage status. */
-int probes_save(const char *cmd, const struct aw_run *run, const char *path);
 
 /* ---- the command line, in usage.c ---- */
-
-/* "abiwatch CMD: message" on stderr and the usage exit status. */
-int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* arg as one of names (NULL-terminated): its index in *choice.  0, or the
  * usage status after "OPTION takes a, b or c, not 'ARG'". */
 int parse_choice(const char *cmd, const char *option, const char *arg, const char *const *names,
 		 int *choice);
 
-/* What a command can write on stdout. */
 /* --format ARG, one of the names a command offers (NULL-terminated, in
  * the order its help lists them).  0, or the usage status. */
 int parse_format(const char *cmd, const char *arg, const char *const *offered,
@@ -96,12 +85,5 @@ int parse_count(const char *cmd, const char *option, const char *arg, unsigned m
 /* --jobs N, N in [1, 256] (run's probes, matrix's guests, bisect's make
  * -j).  0, or the usage status. */
 int parse_jobs(const char *cmd, const char *arg, unsigned *jobs);
-/* Fail before anything runs if path could not be written: its directory
- * must be writable, and the file if it exists.  what ("the snapshot", or
- * NULL) names it in the message.  0, or the usage status. */
-int check_writable(const char *cmd, const char *what, const char *path);
-/* A directory of results (matrix, bisect), made if missing, that this
- * process can write in.  0, or the usage status. */
-int prepare_output_dir(const char *cmd, const char *dir);
 
 #endif

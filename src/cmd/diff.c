@@ -124,24 +124,38 @@ static int compare(const struct diff_args *a, const struct aw_snapshot *old,
 	return rc;
 }
 
-int cmd_diff(int argc, char **argv)
+static void free_diff(void *opts)
 {
-	struct diff_args a = { .format = FORMAT_TEXT };
-	struct aw_snapshot old, new;
-	int rc = parse_args(argc, argv, &a);
+	struct diff_args *a = opts;
+	free(a->ignore);
+	free(a);
+}
 
-	if (rc != 0) {
-		free(a.ignore);
-		return rc < 0 ? AW_EXIT_PASS : rc;
-	}
-	rc = AW_EXIT_USAGE;
-	if (load(a.old_path, &old) == 0) {
-		if (load(a.new_path, &new) == 0) {
-			rc = compare(&a, &old, &new);
+static int parse(int argc, char **argv, void **opts)
+{
+	struct diff_args *a = xcalloc(1, sizeof(*a));
+	a->format = FORMAT_TEXT;
+	return command_parsed(parse_args(argc, argv, a), a, free_diff, opts);
+}
+
+static int run(void *opts)
+{
+	struct diff_args *a = opts;
+	struct aw_snapshot old, new;
+	int rc = AW_EXIT_USAGE;
+	if (load(a->old_path, &old) == 0) {
+		if (load(a->new_path, &new) == 0) {
+			rc = compare(a, &old, &new);
 			aw_snapshot_free(&new);
 		}
 		aw_snapshot_free(&old);
 	}
-	free(a.ignore);
+	free_diff(a);
 	return rc;
 }
+
+const struct command diff_command = {
+	"diff",
+	"  diff OLD NEW    compare two snapshots: what changed, and what it means\n",
+	parse, run,
+};

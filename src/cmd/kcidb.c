@@ -104,31 +104,51 @@ static int write_document(const struct kcidb_cli *c, const struct aw_snapshot *c
 	return AW_EXIT_PASS;
 }
 
-int cmd_kcidb(int argc, char **argv)
+static void free_kcidb(void *opts)
 {
-	struct kcidb_cli c = { 0 };
-	int rc = parse(argc, argv, &c);
-	struct aw_snapshot *snaps = xcalloc(c.nfiles + 1, sizeof(*snaps));
-	const struct aw_snapshot **ptrs = xcalloc(c.nfiles + 1, sizeof(*ptrs));
+	struct kcidb_cli *c = opts;
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
+	free(c);
+}
+
+static int parse_kcidb(int argc, char **argv, void **opts)
+{
+	struct kcidb_cli *c = xcalloc(1, sizeof(*c));
+	return command_parsed(parse(argc, argv, c), c, free_kcidb, opts);
+}
+
+static int run(void *opts)
+{
+	struct kcidb_cli *c = opts;
+	struct aw_snapshot *snaps = xcalloc(c->nfiles + 1, sizeof(*snaps));
+	const struct aw_snapshot **ptrs = xcalloc(c->nfiles + 1, sizeof(*ptrs));
 	size_t loaded = 0;
 	char *err = NULL;
+	int rc = 0;
 
-	for (; rc == 0 && loaded < c.nfiles; loaded++) {
-		if (aw_snapshot_load(c.files[loaded], &snaps[loaded], &err) != 0) {
+	for (; loaded < c->nfiles; loaded++) {
+		if (aw_snapshot_load(c->files[loaded], &snaps[loaded], &err) != 0) {
 			rc = usage_error("kcidb", "%s", err);
 			break;
 		}
 		ptrs[loaded] = &snaps[loaded];
 	}
 	if (rc == 0)
-		rc = write_document(&c, ptrs);
+		rc = write_document(c, ptrs);
 	for (size_t i = 0; i < loaded; i++)
 		aw_snapshot_free(&snaps[i]);
-	for (size_t i = 0; i < c.nfiles; i++)
-		free(c.files[i]);
-	free(c.files);
+	free_kcidb(c);
 	free(snaps);
 	free(ptrs);
 	free(err);
-	return rc < 0 ? AW_EXIT_PASS : rc;
+	return rc;
 }
+
+const struct command kcidb_command = {
+	"kcidb",
+	"  kcidb SNAPSHOT...\n"
+	"                  snapshots as KCIDB JSON, for KernelCI's database\n",
+	parse_kcidb, run,
+};

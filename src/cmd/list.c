@@ -84,7 +84,20 @@ static void print_probe(const struct aw_probe_ref *ref, bool verbose)
 	}
 }
 
-int cmd_list(int argc, char **argv)
+struct list_opts {
+	bool verbose, verify;
+	char **globs;
+	size_t nglobs;
+};
+
+static void free_list(void *opts)
+{
+	free(opts);
+}
+
+/* 0 to go on, -1 after --help, else the usage status.  --verify ends the
+ * parse: it checks the tables whatever else is given. */
+static int parse_args(int argc, char **argv, struct list_opts *l)
 {
 	static const struct option opts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
@@ -92,7 +105,6 @@ int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool verbose = false;
 	int c;
 
 	optind = 1;
@@ -100,27 +112,55 @@ int cmd_list(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
-			verbose = true;
+			l->verbose = true;
 			break;
 		case 'C':
-			return aw_registry_verify() ? AW_EXIT_FAIL : AW_EXIT_PASS;
+			l->verify = true;
+			return 0;
 		case 'h':
 			fputs(list_usage, stdout);
-			return AW_EXIT_PASS;
+			return -1;
 		default:
 			return usage_error("list", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	l->globs = argv + optind;
+	l->nglobs = (size_t)(argc - optind);
+	return 0;
+}
 
+static int parse(int argc, char **argv, void **opts)
+{
+	struct list_opts *l = xcalloc(1, sizeof(*l));
+	return command_parsed(parse_args(argc, argv, l), l, free_list, opts);
+}
+
+static int list(const struct list_opts *l)
+{
+	if (l->verify)
+		return aw_registry_verify() ? AW_EXIT_FAIL : AW_EXIT_PASS;
 	struct aw_probe_ref *refs;
 	size_t n, unmatched;
-	if (aw_select(argv + optind, (size_t)(argc - optind), &refs, &n, &unmatched) != 0)
-		return usage_error("list", "nothing matches '%s'", argv[optind + unmatched]);
+	if (aw_select(l->globs, l->nglobs, &refs, &n, &unmatched) != 0)
+		return usage_error("list", "nothing matches '%s'", l->globs[unmatched]);
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || refs[i].family != refs[i - 1].family)
 			print_family(refs[i].family);
-		print_probe(&refs[i], verbose);
+		print_probe(&refs[i], l->verbose);
 	}
 	free(refs);
 	return AW_EXIT_PASS;
 }
+
+static int run(void *opts)
+{
+	int rc = list(opts);
+	free_list(opts);
+	return rc;
+}
+
+const struct command list_command = {
+	"list",
+	"  list [GLOB...]  list families, probes, checks and observations\n",
+	parse, run,
+};

@@ -179,75 +179,99 @@ static int by_release(const void *a, const void *b)
 	return strcmp(x->file, y->file);
 }
 
-int cmd_report(int argc, char **argv)
+static void free_report(void *opts)
 {
-	struct report_cli c = { .all = -1 };
+	struct report_cli *c = opts;
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
+	free(c);
+}
+
+static int parse_report(int argc, char **argv, void **opts)
+{
+	struct report_cli *c = xcalloc(1, sizeof(*c));
+	c->all = -1;
+	return command_parsed(parse(argc, argv, c), c, free_report, opts);
+}
+
+static int report(const struct report_cli *c)
+{
 	struct aw_report_column *cols = NULL;
 	size_t ncols = 0;
 	char *catalogue = NULL, *cat_text = NULL, *href = NULL, *err = NULL;
-	int rc = parse(argc, argv, &c);
-	if (rc != 0)
-		goto out;
+	int rc;
 
-	cols = xcalloc(c.nfiles, sizeof(*cols));
-	for (size_t i = 0; i < c.nfiles; i++) {
-		if (aw_snapshot_load(c.files[i], &cols[i].snap, &err) != 0) {
+	cols = xcalloc(c->nfiles, sizeof(*cols));
+	for (size_t i = 0; i < c->nfiles; i++) {
+		if (aw_snapshot_load(c->files[i], &cols[i].snap, &err) != 0) {
 			rc = usage_error("report", "%s", err);
 			goto out;
 		}
-		cols[i].file = c.files[i];
+		cols[i].file = c->files[i];
 		ncols++;
 	}
-	if (!c.keep_order)
+	if (!c->keep_order)
 		qsort(cols, ncols, sizeof(*cols), by_release);
 
-	catalogue = c.catalogue ? xstrdup(c.catalogue) : find_catalogue();
+	catalogue = c->catalogue ? xstrdup(c->catalogue) : find_catalogue();
 	size_t len;
 	if (catalogue && aw_file_slurp(catalogue, &cat_text, &len) != 0) {
-		if (c.catalogue) {
+		if (c->catalogue) {
 			rc = usage_error("report", "%s: %s", catalogue, strerror(errno));
 			goto out;
 		}
 		cat_text = NULL;
 	}
-	if (c.catalogue_url)
-		href = xstrdup(c.catalogue_url);
-	else if (catalogue && strcmp(c.output, "-") != 0)
-		href = relative_to(catalogue, c.output);
+	if (c->catalogue_url)
+		href = xstrdup(c->catalogue_url);
+	else if (catalogue && strcmp(c->output, "-") != 0)
+		href = relative_to(catalogue, c->output);
 	else
 		href = xstrdup(catalogue ? catalogue : "docs/catalogue.md");
 
 	struct aw_report_opts o = {
 		.cols = cols, .ncols = ncols, .catalogue_href = href, .catalogue_text = cat_text,
-		.title = c.title, .changed_only = c.all < 0 ? ncols > 1 : !c.all,
+		.title = c->title, .changed_only = c->all < 0 ? ncols > 1 : !c->all,
 	};
 	struct aw_report_stats st;
-	bool to_stdout = strcmp(c.output, "-") == 0;
+	bool to_stdout = strcmp(c->output, "-") == 0;
 	struct aw_outfile out = { .f = stdout };
-	if (!to_stdout && aw_outfile_open(&out, c.output) != 0) {
-		rc = usage_error("report", "cannot write '%s': %s", c.output, strerror(errno));
+	if (!to_stdout && aw_outfile_open(&out, c->output) != 0) {
+		rc = usage_error("report", "cannot write '%s': %s", c->output, strerror(errno));
 		goto out;
 	}
 	aw_html_report(out.f, &o, &st);
 	bool ok = to_stdout ? fflush(stdout) == 0 : aw_outfile_commit(&out) == 0;
 	if (!ok) {
-		rc = usage_error("report", "cannot write '%s': %s", c.output, strerror(errno));
+		rc = usage_error("report", "cannot write '%s': %s", c->output, strerror(errno));
 	} else {
 		rc = AW_EXIT_PASS;
 		if (!to_stdout && isatty(STDERR_FILENO))
 			fprintf(stderr, "abiwatch report: %s: %zu snapshots, %zu rows, %zu differ\n",
-				c.output, ncols, st.rows, st.changed_rows);
+				c->output, ncols, st.rows, st.changed_rows);
 	}
 out:
 	for (size_t i = 0; i < ncols; i++)
 		aw_snapshot_free(&cols[i].snap);
 	free(cols);
-	for (size_t i = 0; i < c.nfiles; i++)
-		free(c.files[i]);
-	free(c.files);
 	free(catalogue);
 	free(cat_text);
 	free(href);
 	free(err);
-	return rc < 0 ? AW_EXIT_PASS : rc;
+	return rc;
 }
+
+static int run(void *opts)
+{
+	int rc = report(opts);
+	free_report(opts);
+	return rc;
+}
+
+const struct command report_command = {
+	"report",
+	"  report SNAPSHOT... -o FILE\n"
+	"                  snapshots side by side as one static HTML page\n",
+	parse_report, run,
+};

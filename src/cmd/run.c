@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* abiwatch run: run probes, stream KTAP, write the snapshot. */
+/* abiwatch run: its command line, and the probe options check shares;
+ * the run itself is session/run.c's. */
 #include "commands.h"
-#include "backends/backend.h"
-#include "core/env.h"
-#include "output/kcidb.h"
-#include "output/output.h"
 #include "core/params.h"
 #include "core/registry.h"
-#include "core/runner.h"
-#include "model/snapshot.h"
 #include "lib/util.h"
 
 #include <getopt.h>
@@ -16,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char run_usage[] =
 	"Usage: abiwatch run [OPTION...] [GLOB...]\n"
@@ -43,13 +37,6 @@ static const char run_usage[] =
 	"On a terminal, a summary also goes to stderr.  Exit status as kselftest:\n"
 	"0 all passed, 1 a check failed or a probe broke, 4 everything was\n"
 	"skipped; 2 for bad usage.\n";
-
-struct run_args {
-	struct probe_command pc;
-	char *default_output;
-	char **globs;
-	size_t nglobs;
-};
 
 /* One getopt entry of a family option: its spelling is malloc'd. */
 static void add_option(struct option **opts, size_t *n, char *spelling)
@@ -165,8 +152,7 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 	return rc;
 }
 
-/* 0 to go on, -1 after --help, else the usage status. */
-static int parse_args(int argc, char **argv, struct run_args *a)
+int run_parse(int argc, char **argv, struct run_opts *a)
 {
 	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
 	int rc = probes_parse("run", argc, argv, run_usage, formats, &a->pc);
@@ -175,147 +161,31 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return rc;
 }
 
-static void stream_ktap(const struct aw_probe_result *r, void *arg)
+
+static void free_run(void *opts)
 {
-	aw_ktap_probe(arg, r);
+	struct run_opts *a = opts;
+	aw_params_free(&a->pc.probes.params);
+	free(a);
 }
 
-int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
-		   size_t *nrefs, struct aw_run *run)
+static int parse(int argc, char **argv, void **opts)
 {
-	char *why = NULL;
-	if (aw_params_apply(&po->params, refs, nrefs, &why) != 0) {
-		int rc = usage_error(cmd, "%s", why);
-		free(why);
-		return rc;
-	}
-	aw_env_collect(&run->env);
-	/* The core knows no backend: which filesystems this machine can
-	 * make is asked here, the way a probe's aw_fs_prepare() asks. */
-	char *fs = aw_backends_usable();
-	aw_env_set(&run->env, "fs", fs);
-	free(fs);
-	return 0;
+	struct run_opts *a = xcalloc(1, sizeof(*a));
+	a->pc.format = FORMAT_KTAP;
+	return command_parsed(run_parse(argc, argv, a), a, free_run, opts);
 }
 
-void probes_execute(const struct probe_options *po, const struct aw_probe_ref *refs,
-		    size_t nrefs, FILE *ktap_out, struct aw_run *run)
+static int run(void *opts)
 {
-	struct aw_ktap ktap;
-	struct aw_runner_opts opts = { .timeout_s = po->timeout_s, .jobs = po->jobs,
-				       .budget_s = aw_guest_budget(), .params = &po->params };
-	if (ktap_out) {
-		aw_ktap_begin(&ktap, ktap_out, refs, nrefs);
-		opts.probe_done = stream_ktap;
-		opts.arg = &ktap;
-	}
-	aw_run_probes(refs, nrefs, &opts, run);
-	if (ktap_out)
-		aw_ktap_end(&ktap);
-}
-
-int probes_save(const char *cmd, const struct aw_run *run, const char *path)
-{
-	struct aw_snapshot snap;
-	char *err = NULL;
-	int rc = 0;
-	aw_snapshot_from_run(run, &snap);
-	if (aw_snapshot_save(&snap, path, &err) != 0) {
-		fprintf(stderr, "abiwatch %s: %s\n", cmd, err);
-		free(err);
-		rc = AW_EXIT_USAGE;
-	}
-	aw_snapshot_free(&snap);
+	int rc = session_run(opts);
+	free_run(opts);
 	return rc;
 }
 
-/* The document 'abiwatch kcidb' makes of this run's snapshot, with its
- * defaults (origin abiwatch, a build made up of the kernel). */
-static void kcidb_report(const struct aw_run *run)
-{
-	struct aw_snapshot snap;
-	aw_snapshot_from_run(run, &snap);
-	const struct aw_snapshot *one = &snap;
-	struct aw_kcidb_opts o = { 0 };
-	aw_kcidb_write(stdout, &one, 1, &o);
-	aw_snapshot_free(&snap);
-}
-
-static void report(const struct run_args *a, const struct aw_run *run)
-{
-	if (a->pc.format == FORMAT_TEXT)
-		aw_text_report(stdout, run);
-	else if (a->pc.format == FORMAT_JSON)
-		aw_json_report(stdout, run);
-	else if (a->pc.format == FORMAT_KCIDB)
-		kcidb_report(run);
-}
-
-/* The registered probes the globs select.  A glob none of them matches may
- * name a probe an option makes (--path LABEL=DIR makes dirent.LABEL): it
- * goes to *later, to be checked once those exist. */
-static void select_registered(const struct run_args *a, struct aw_probe_ref **refs, size_t *n,
-			      char ***later, size_t *nlater)
-{
-	bool *hit = xcalloc(a->nglobs + 1, sizeof(*hit));
-	aw_select_each(a->globs, a->nglobs, refs, n, hit);
-	*later = xcalloc(a->nglobs + 1, sizeof(**later));
-	*nlater = 0;
-	for (size_t g = 0; g < a->nglobs; g++)
-		if (!hit[g])
-			(*later)[(*nlater)++] = a->globs[g];
-	free(hit);
-}
-
-/* Each later-glob must select one of the probes the options made. */
-static int check_later(char *const *later, size_t nlater, const struct aw_probe_ref *refs, size_t n)
-{
-	for (size_t g = 0; g < nlater; g++) {
-		bool hit = false;
-		for (size_t i = 0; i < n && !hit; i++)
-			hit = aw_ref_selected(later[g], &refs[i]);
-		if (!hit)
-			return usage_error("run", "no probe matches '%s'", later[g]);
-	}
-	return 0;
-}
-
-int cmd_run(int argc, char **argv)
-{
-	struct run_args a = { .pc.format = FORMAT_KTAP };
-	struct aw_probe_ref *refs = NULL;
-	size_t nrefs, nlater = 0;
-	char **later = NULL;
-	struct aw_run run = { 0 };
-	int rc = parse_args(argc, argv, &a);
-
-	if (rc != 0) {
-		aw_params_free(&a.pc.probes.params);
-		return rc < 0 ? AW_EXIT_PASS : rc;
-	}
-	select_registered(&a, &refs, &nrefs, &later, &nlater);
-	if ((rc = probes_prepare("run", &a.pc.probes, &refs, &nrefs, &run)) != 0 ||
-	    (rc = check_later(later, nlater, refs, nrefs)) != 0)
-		goto out;
-	if (!a.pc.output)
-		a.pc.output = a.default_output =
-			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
-	if ((rc = check_writable("run", "the snapshot", a.pc.output)) != 0)
-		goto out;
-	probes_execute(&a.pc.probes, refs, nrefs, a.pc.format == FORMAT_KTAP ? stdout : NULL, &run);
-	report(&a, &run);
-	rc = aw_run_exit_status(&run);
-	if (probes_save("run", &run, a.pc.output) != 0)
-		rc = AW_EXIT_USAGE;
-	if (isatty(STDERR_FILENO) && a.pc.format != FORMAT_TEXT) {
-		aw_text_summary(stderr, &run);
-		fprintf(stderr, "snapshot: %s\n", a.pc.output);
-	}
-out:
-	aw_params_free(&a.pc.probes.params);
-	aw_run_free(&run);
-	free(refs);
-	free(later);
-	free(a.default_output);
-	return rc;
-}
+const struct command run_command = {
+	"run",
+	"  run [GLOB...]   run the probes that the globs select (all by default),\n"
+	"                  print KTAP and write a snapshot\n",
+	parse, run,
+};

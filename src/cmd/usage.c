@@ -1,29 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What every command's command line shares: the usage error, and the
- * parsing of values several commands take (--format, seconds, a file to
- * write), so that each is refused in the same words everywhere. */
+/* What every command's command line shares: the parsing of values several
+ * commands take (--format, seconds, counts), so that each is refused in the
+ * same words everywhere (the usage error itself is session/session.c's). */
 #include "commands.h"
 #include "lib/util.h"
 
 #include <errno.h>
-#include <libgen.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "abiwatch%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see 'abiwatch %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
-	return AW_EXIT_USAGE;
-}
 
 /* "a, b or c" of a NULL-terminated list, malloc'd. */
 static char *one_of(const char *const *names)
@@ -78,46 +63,6 @@ int parse_seconds(const char *cmd, const char *option, const char *arg, double *
 	return 0;
 }
 
-int check_writable(const char *cmd, const char *what, const char *path)
-{
-	char *copy = xstrdup(path);
-	const char *dir = dirname(copy);
-	int rc = 0;
-	if (access(dir, W_OK | X_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0))
-		rc = usage_error(cmd, "cannot write %s%s'%s': %s", what ? what : "", what ? " " : "",
-				 path, strerror(errno));
-	free(copy);
-	return rc;
-}
-
-/* mkdir -p */
-static int mkdir_p(const char *dir)
-{
-	char *copy = xstrdup(dir);
-	int rc = 0;
-	for (char *p = copy + 1; rc == 0 && *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(copy, 0777) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
-	}
-	if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST)
-		rc = -1;
-	free(copy);
-	return rc;
-}
-
-int prepare_output_dir(const char *cmd, const char *dir)
-{
-	if (mkdir_p(dir) != 0)
-		return usage_error(cmd, "cannot make '%s': %s", dir, strerror(errno));
-	if (access(dir, W_OK | X_OK) != 0)
-		return usage_error(cmd, "cannot write in '%s': %s", dir, strerror(errno));
-	return 0;
-}
-
 int parse_count(const char *cmd, const char *option, const char *arg, unsigned min,
 		unsigned max, const char *what, unsigned *value)
 {
@@ -133,4 +78,15 @@ int parse_count(const char *cmd, const char *option, const char *arg, unsigned m
 int parse_jobs(const char *cmd, const char *arg, unsigned *jobs)
 {
 	return parse_count(cmd, "--jobs", arg, 1, 256, "a number", jobs);
+}
+
+int command_parsed(int rc, void *o, void (*free_opts)(void *), void **opts)
+{
+	*opts = NULL;
+	if (rc == 0) {
+		*opts = o;
+		return 0;
+	}
+	free_opts(o);
+	return rc < 0 ? AW_EXIT_PASS : rc;
 }

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* abiwatch vm: run the probes on another kernel, in QEMU. */
+/* abiwatch vm: run the probes on another kernel, in QEMU.  This is its
+ * command line; session/vm.c boots the guest and keeps what it sent. */
 #include "commands.h"
 #include "vm_commands.h"
 #include "guest_options.h"
-#include "model/snapshot.h"
+#include "session/vm.h"
 #include "lib/util.h"
-#include "vm/kernel.h"
-#include "vm/vm.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char vm_usage[] =
 	"Usage: abiwatch vm --kernel VMLINUZ [--modules DIR] [OPTION...] [-- RUN-ARGS]\n"
@@ -78,14 +75,7 @@ int aw_vm_check_run_args(const char *cmd, char *const *args, size_t n)
 	return 0;
 }
 
-struct vm_cli {
-	struct aw_vm_opts vm;
-	const char *output;
-	const char *console;
-	bool quiet;
-};
-
-static int parse(int argc, char **argv, struct vm_cli *c)
+static int parse(int argc, char **argv, struct vm_opts *c)
 {
 	struct option *options = aw_guest_options_join(vm_options);
 	int opt, rc = 0;
@@ -133,78 +123,30 @@ static int parse(int argc, char **argv, struct vm_cli *c)
 	return aw_vm_check_run_args("vm", c->vm.run_args, c->vm.nrun_args);
 }
 
-int cmd_vm(int argc, char **argv)
+static void free_vm(void *opts)
 {
-	struct vm_cli c = { 0 };
-	aw_guest_opts_init(&c.vm);
-	char *default_output = NULL, *err = NULL;
-	int rc = parse(argc, argv, &c);
-	if (rc != 0)
-		goto out;
-
-	const char *image = c.vm.deb ? c.vm.deb : c.vm.kernel;
-	if (c.vm.deb && access(c.vm.deb, R_OK) == 0 && !aw_is_deb(c.vm.deb)) {
-		rc = usage_error("vm", "%s: not a Debian package (no ar archive header)", c.vm.deb);
-		goto out;
-	}
-	char *release = aw_kernel_release(image, &err);
-	if (!release) {
-		rc = usage_error("vm", "%s", err);
-		goto out;
-	}
-	if (!c.output)
-		c.output = default_output = xasprintf("abiwatch-%s.snapshot", release);
-	free(release);
-	if ((rc = check_writable("vm", NULL, c.output)) != 0 ||
-	    (c.console && (rc = check_writable("vm", NULL, c.console)) != 0))
-		goto out;
-
-	struct aw_vm_result r;
-	aw_vm_run(&c.vm, &r);
-	/* A run that brought no snapshot back says why in its notes (a
-	 * --setup command that failed, a module that would not load). */
-	if (c.vm.verbose || !r.has_snapshot)
-		for (size_t i = 0; i < r.nnotes; i++)
-			fprintf(stderr, "abiwatch vm: note: %s\n", r.notes[i]);
-	if (r.stdout_data) {
-		fwrite(r.stdout_data, 1, r.stdout_len, stdout);
-		fflush(stdout);
-	}
-	if (c.console && r.console && aw_vm_write_text(c.console, r.console, r.console_len, &err) != 0) {
-		fprintf(stderr, "abiwatch vm: %s\n", err);
-		free(err);
-		err = NULL;
-	}
-	switch (r.outcome) {
-	case AW_VM_OK:
-		rc = r.run_status >= 0 ? r.run_status : AW_EXIT_FAIL;
-		if (!r.has_snapshot) {
-			fprintf(stderr, "abiwatch vm: the guest's run wrote no snapshot (it ended: %s)\n",
-				r.run_end ? r.run_end : "?");
-			rc = AW_EXIT_FAIL;
-		} else if (aw_snapshot_save(&r.snapshot, c.output, &err) != 0) {
-			fprintf(stderr, "abiwatch vm: %s\n", err);
-			rc = AW_EXIT_USAGE;
-		}
-		break;
-	case AW_VM_SETUP:
-		rc = AW_EXIT_USAGE;
-		break;
-	default:
-		rc = AW_EXIT_FAIL;
-		break;
-	}
-	if (!c.quiet || r.outcome != AW_VM_OK) {
-		char *line = aw_vm_summary(&r);
-		fprintf(stderr, "abiwatch vm: %s\n", line);
-		if (r.outcome == AW_VM_OK && r.has_snapshot && rc != AW_EXIT_USAGE)
-			fprintf(stderr, "abiwatch vm: snapshot: %s\n", c.output);
-		free(line);
-	}
-	aw_vm_result_free(&r);
-out:
-	free(err);
-	free(default_output);
-	aw_guest_opts_free(&c.vm);
-	return rc < 0 ? AW_EXIT_PASS : rc;
+	struct vm_opts *c = opts;
+	aw_guest_opts_free(&c->vm);
+	free(c);
 }
+
+static int parse_vm(int argc, char **argv, void **opts)
+{
+	struct vm_opts *c = xcalloc(1, sizeof(*c));
+	aw_guest_opts_init(&c->vm);
+	return command_parsed(parse(argc, argv, c), c, free_vm, opts);
+}
+
+static int run(void *opts)
+{
+	int rc = session_vm(opts);
+	free_vm(opts);
+	return rc;
+}
+
+const struct command vm_command = {
+	"vm",
+	"  vm --kernel VMLINUZ | --deb PACKAGE [-- RUN-ARGS]\n"
+	"                  boot another kernel in QEMU and run the probes there\n",
+	parse_vm, run,
+};

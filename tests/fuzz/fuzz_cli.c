@@ -7,11 +7,15 @@
  * `abiwatch list`, which only reads the registry, runs whole.
  *
  * The input is the argument vector, arguments separated by NUL bytes, so
- * that an argument may hold a newline.  Nothing is run: parse_args() comes
- * in as source, and the probes are only selected. */
-#include "cmd/run.c"
+ * that an argument may hold a newline.  Nothing is run: run's command line
+ * is parsed (cmd/run.c) and the probes are only selected (session/run.c). */
+#include "cmd/commands.h"
+#include "core/status.h"
 
+#include <getopt.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,7 +34,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* glibc's getopt keeps a pointer into the last argument vector unless
- * optind is 0, which run.c's parse_args() (made for one call) never sets. */
+ * optind is 0, which run_parse() (made for one call) never sets. */
 static void reset_getopt(void)
 {
 	static char *none[] = { "fuzz", NULL };
@@ -52,27 +56,27 @@ static size_t split(char *buf, size_t size, char **argv)
 
 static void parse_run(int argc, char **argv)
 {
-	struct run_args a = { .pc.format = FORMAT_KTAP };
+	struct run_opts a = { .pc.format = FORMAT_KTAP };
 	struct aw_probe_ref *refs = NULL;
 	size_t nrefs = 0, nlater = 0;
 	char **later = NULL, *why = NULL;
 
 	reset_getopt();
-	int rc = parse_args(argc, argv, &a);
+	int rc = run_parse(argc, argv, &a);
 	if (rc > 0 && rc != AW_EXIT_USAGE)
 		abort();
 	if (rc == 0) {
 		if (a.pc.probes.timeout_s < 0 || a.pc.probes.timeout_s > 86400)
 			abort();
-		/* As cmd_run: globs the registry lacks wait for the made probes. */
-		select_registered(&a, &refs, &nrefs, &later, &nlater);
+		/* As session_run(): globs the registry lacks wait for the made probes. */
+		probes_select(a.globs, a.nglobs, &refs, &nrefs, &later, &nlater);
 		if (nlater > a.nglobs)
 			abort();
 		if (aw_params_apply(&a.pc.probes.params, &refs, &nrefs, &why) != 0) {
 			if (!why)
 				abort(); /* every refusal says why */
 		} else {
-			rc = check_later(later, nlater, refs, nrefs);
+			rc = probes_check_later(later, nlater, refs, nrefs);
 			if (rc != 0 && rc != AW_EXIT_USAGE)
 				abort();
 		}
@@ -96,7 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse_run((int)argc, argv);
 	argv[0] = "list";
 	reset_getopt();
-	int rc = cmd_list((int)argc, argv);
+	void *opts;
+	int rc = list_command.parse((int)argc, argv, &opts);
+	if (opts)
+		rc = list_command.run(opts);
 	if (rc != AW_EXIT_PASS && rc != AW_EXIT_USAGE)
 		abort();
 	free(buf);

@@ -13,7 +13,12 @@
 #   vm        other kernels: vm, backends, model, core, lib
 #   vm/init   the guest's /init, a program of its own: vm/guest.h, core/guest.h,
 #             and lib/ files that need no library (the Makefile's VMINIT_SHARED)
-#   cmd, main.c  the commands: anything but a family
+#   session   the work a command starts (run, matrix, bisect): session, vm,
+#             output, model, backends, core, lib; never cmd
+#   cmd, main.c  the commands' command lines, into option structs for
+#             session (or model and output, for the commands that only read
+#             snapshots): session, output, model, core, lib, and of vm only
+#             the guest's options and paths (vm/vm.h, vm/initramfs.h)
 #
 # Each violation is printed as FILE:LINE: includes TARGET (ROOM -> ROOM).
 set -u
@@ -33,6 +38,7 @@ room_of() { # path
 	probes/*) room=${1#probes/}; room=family:${room%%/*} ;;
 	vm/init/*) room=vm-init ;;
 	vm/*) room=vm ;;
+	session/*) room=session ;;
 	cmd/* | main.c) room=cmd ;;
 	*) room=unknown:$1 ;;
 	esac
@@ -51,7 +57,10 @@ allowed() { # from-room target-path target-room
 	m32:*) [[ $to == lib || $to == "family:${from#m32:}" ]] ;;
 	vm) [[ $to == backends || $to == model || $to == core || $to == lib ]] ;;
 	vm-init) [[ $path == vm/guest.h || $path == core/guest.h || $path == lib/pace.h || $path == lib/steady.h ]] ;;
-	cmd) [[ $to != family:* && $to != m32:* && $to != vm-init ]] ;;
+	session) [[ $to == vm || $to == output || $to == model || $to == backends || $to == core ||
+		    $to == lib ]] ;;
+	cmd) [[ $to == session || $to == output || $to == model || $to == core || $to == lib ||
+		$path == vm/vm.h || $path == vm/initramfs.h ]] ;;
 	*) return 1 ;;
 	esac
 }
@@ -95,6 +104,9 @@ done
 allowed lib core/probe.h core && { echo "the checker allows lib -> core"; status=1; }
 allowed family:mm core/context.h core && { echo "the checker allows a family core internals"; status=1; }
 allowed family:mm probes/vfs/vfs.h family:vfs && { echo "the checker allows family -> family"; status=1; }
+allowed session cmd/commands.h cmd && { echo "the checker allows session -> cmd"; status=1; }
+allowed cmd backends/backend.h backends && { echo "the checker allows cmd -> backends"; status=1; }
+allowed cmd vm/matrix.h vm && { echo "the checker allows cmd the VM scheduler"; status=1; }
 
 ((status == 0)) && echo "$n includes, every one within the layers"
 exit $status

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* abiwatch bisect --git: building the commit a step is at (bisect.h):
+/* abiwatch bisect --git: building the commit a step is at (bisect_build.h):
  * the user's --build command, or the kernel's own build with the user's
  * configuration, out of the tree. */
-#include "bisect.h"
+#include "bisect_build.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
 #include "lib/util.h"

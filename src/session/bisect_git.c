@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch bisect --git: git bisect run over a kernel tree, each step a
- * build, a boot and a judgement by this binary (bisect.h). */
-#include "bisect.h"
-#include "commands.h"
+ * build (bisect_build.c), a boot and a judgement (bisect_judge.c) by this
+ * binary (bisect.h). */
+#include "bisect_build.h"
+#include "bisect_judge.h"
+#include "bisect_strategy.h"
+#include "session.h"
+#include "core/status.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
 #include "lib/util.h"
@@ -163,8 +167,11 @@ static const char *build_and_judge(const struct bisect *b, const char *commit, c
 	return built;
 }
 
-int bisect_git_step(struct bisect *b)
+/* --step: build and judge HEAD (bisect_strategy.h). */
+static int git_step(struct bisect *b, char **kernels, size_t nkernels)
 {
+	(void)kernels;
+	(void)nkernels;
 	if (!b->jobs)
 		b->jobs = aw_cpus_usable();
 	/* git bisect run is our parent: end with it. */
@@ -608,8 +615,11 @@ static void free_driver(struct driver *d)
 	free(d->original);
 }
 
-int bisect_git(struct bisect *b)
+/* --git: the whole bisect of the tree (bisect_strategy.h). */
+static int git_drive(struct bisect *b, char **kernels, size_t nkernels)
 {
+	(void)kernels;
+	(void)nkernels;
 	struct driver d = { .b = b };
 	double start = aw_now();
 	char self[PATH_MAX], cwd[PATH_MAX];
@@ -646,3 +656,16 @@ int bisect_git(struct bisect *b)
 	free_driver(&d);
 	return rc;
 }
+
+static bool step_chosen(const struct bisect *b)
+{
+	return b->step != NULL;
+}
+
+static bool git_chosen(const struct bisect *b)
+{
+	return b->git != NULL;
+}
+
+const struct bisect_strategy bisect_git_step = { step_chosen, git_step };
+const struct bisect_strategy bisect_git = { git_chosen, git_drive };

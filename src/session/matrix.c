@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abiwatch matrix's work (matrix.h): its jobs run by vm/matrix.c's
+ * scheduler, then what is written of them: progress, the neighbour
+ * diffs, matrix.txt. */
+#include "matrix.h"
+#include "session.h"
+#include "core/status.h"
+#include "model/diff.h"
+#include "model/snapshot.h"
+#include "output/output.h"
+#include "lib/util.h"
+#include "vm/kernel.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *job_line(const struct aw_matrix_job *j)
+{
+	const struct aw_matrix_outcome *o = &j->out;
+	const char *what = aw_vm_outcome_name((enum aw_vm_outcome)o->outcome);
+	if (o->outcome != AW_VM_OK)
+		return xasprintf("%s (%s): %s after %.1f s: %s", j->label, o->accel[0] ? o->accel : "-",
+				 what, o->t_total, o->why);
+	if (j->host)
+		return xasprintf("%s: run exit %d in %.1f s", j->label, o->run_status, o->t_total);
+	return xasprintf("%s (%s): run exit %d in %.1f s (boot %.1f s, run %.1f s)", j->label, o->accel,
+			 o->run_status, o->t_total, o->t_boot, o->t_run);
+}
+
+static void report_started(const struct aw_matrix_job *j, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "abiwatch matrix: started %s%s\n", j->label, j->host ? " (here)" : "");
+}
+
+static void report_finished(const struct aw_matrix_job *j, size_t done, size_t total, void *arg)
+{
+	(void)arg;
+	char *line = job_line(j);
+	fprintf(stderr, "abiwatch matrix: [%zu/%zu] %s\n", done, total, line);
+	free(line);
+}
+
+/* The neighbour diff, with the diff of `abiwatch diff`.  0 written, 1 no
+ * snapshots to compare, -1 error (*err). */
+static int neighbour_diff(const char *old_path, const char *new_path, const char *out_path,
+			  const char *old_name, const char *new_name, char **err)
+{
+	struct aw_snapshot a, b;
+	if (access(old_path, R_OK) != 0 || access(new_path, R_OK) != 0)
+		return 1;
+	if (aw_snapshot_load(old_path, &a, err) != 0)
+		return -1;
+	if (aw_snapshot_load(new_path, &b, err) != 0) {
+		aw_snapshot_free(&a);
+		return -1;
+	}
+	struct aw_diff d;
+	struct aw_diff_opts opts = { 0 };
+	aw_diff_compute(&a, &b, &opts, &d);
+	FILE *f = fopen(out_path, "we");
+	int rc = 0;
+	if (!f) {
+		*err = xasprintf("%s: %s", out_path, strerror(errno));
+		rc = -1;
+	} else {
+		aw_diff_text(f, &d, old_name, new_name, false);
+		if (fclose(f) != 0) {
+			*err = xasprintf("%s: %s", out_path, strerror(errno));
+			rc = -1;
+		}
+	}
+	aw_diff_free(&d);
+	aw_snapshot_free(&a);
+	aw_snapshot_free(&b);
+	return rc;
+}
+
+static void write_diffs(const struct aw_matrix *m)
+{
+	for (size_t i = 0; i + 1 < m->njobs; i++) {
+		const struct aw_matrix_job *a = &m->jobs[i], *b = &m->jobs[i + 1];
+		char *pa = aw_matrix_file(m, a->label, "snapshot"), *pb = aw_matrix_file(m, b->label, "snapshot");
+		char *name = xasprintf("%s--%s", a->label, b->label);
+		char *out = aw_matrix_file(m, name, "diff"), *err = NULL;
+		char *na = xasprintf("%s.snapshot", a->label), *nb = xasprintf("%s.snapshot", b->label);
+		if (neighbour_diff(pa, pb, out, na, nb, &err) < 0) {
+			fprintf(stderr, "abiwatch matrix: %s\n", err);
+			free(err);
+		}
+		free(pa);
+		free(pb);
+		free(name);
+		free(out);
+		free(na);
+		free(nb);
+	}
+}
+
+/* Each job's family times, read back from its KTAP file, and the union of
+ * the families in the order they first came. */
+struct family_columns {
+	struct aw_family_time **times;
+	size_t *ntimes;
+	char **names;
+	size_t nnames;
+};
+
+static void read_family_columns(const struct aw_matrix *m, struct family_columns *fc)
+{
+	fc->times = xcalloc(m->njobs, sizeof(*fc->times));
+	fc->ntimes = xcalloc(m->njobs, sizeof(*fc->ntimes));
+	fc->names = NULL;
+	fc->nnames = 0;
+	for (size_t i = 0; i < m->njobs; i++) {
+		char *ktap = aw_matrix_file(m, m->jobs[i].label, "ktap");
+		if (aw_ktap_family_times(ktap, &fc->times[i], &fc->ntimes[i]) != 0)
+			fc->ntimes[i] = 0;
+		free(ktap);
+		for (size_t t = 0; t < fc->ntimes[i]; t++) {
+			size_t k = 0;
+			while (k < fc->nnames && strcmp(fc->names[k], fc->times[i][t].family) != 0)
+				k++;
+			if (k == fc->nnames) {
+				fc->names = xrealloc(fc->names, (k + 1) * sizeof(*fc->names));
+				fc->names[fc->nnames++] = fc->times[i][t].family;
+			}
+		}
+	}
+}
+
+static void free_family_columns(const struct aw_matrix *m, struct family_columns *fc)
+{
+	for (size_t i = 0; i < m->njobs; i++)
+		aw_family_times_free(fc->times[i], fc->ntimes[i]);
+	free(fc->times);
+	free(fc->ntimes);
+	free(fc->names);
+}
+
+/* A job's time for family name, or "-" when its run had none. */
+static void print_family_time(FILE *f, const struct family_columns *fc, size_t job,
+			      const char *name)
+{
+	for (size_t t = 0; t < fc->ntimes[job]; t++)
+		if (strcmp(fc->times[job][t].family, name) == 0) {
+			fprintf(f, " %.2f", fc->times[job][t].seconds);
+			return;
+		}
+	fputs(" -", f);
+}
+
+/* matrix.txt: one line per kernel, for people and for `make bench`: the
+ * outcome, the times of the whole job, its boot and its run, then each
+ * family's (the sum of its probes' times in the KTAP), so that where a
+ * guest's time goes shows kernel by kernel. */
+static int write_table(const struct aw_matrix *m, char **err)
+{
+	char *path = xasprintf("%s/matrix.txt", m->dir);
+	FILE *f = fopen(path, "we");
+	if (!f) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	struct family_columns fc;
+	read_family_columns(m, &fc);
+	fprintf(f, "# label where outcome exit total_s boot_s run_s");
+	for (size_t k = 0; k < fc.nnames; k++)
+		fprintf(f, " %s_s", fc.names[k]);
+	fprintf(f, " source\n");
+	for (size_t i = 0; i < m->njobs; i++) {
+		const struct aw_matrix_job *j = &m->jobs[i];
+		const struct aw_matrix_outcome *o = &j->out;
+		char *what = xstrdup(aw_vm_outcome_name((enum aw_vm_outcome)o->outcome));
+		for (char *p = what; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		fprintf(f, "%s %s %s %d %.2f %.2f %.2f", j->label, o->accel[0] ? o->accel : "-", what,
+			o->run_status, o->t_total, o->t_boot, o->t_run);
+		for (size_t k = 0; k < fc.nnames; k++)
+			print_family_time(f, &fc, i, fc.names[k]);
+		fprintf(f, " %s\n", j->host ? "host" : j->spec);
+		if (o->outcome != AW_VM_OK)
+			fprintf(f, "#   %s: %s\n", j->label, o->why);
+		free(what);
+	}
+	free_family_columns(m, &fc);
+	bool ok = fclose(f) == 0;
+	if (!ok)
+		*err = xasprintf("%s: %s", path, strerror(errno));
+	free(path);
+	return ok ? 0 : -1;
+}
+
+static int exit_status(const struct aw_matrix *m)
+{
+	bool failed = false, passed = false;
+	for (size_t i = 0; i < m->njobs; i++) {
+		const struct aw_matrix_outcome *o = &m->jobs[i].out;
+		if (o->outcome != AW_VM_OK || (o->run_status != 0 && o->run_status != AW_EXIT_SKIP))
+			failed = true;
+		else if (o->run_status == 0)
+			passed = true;
+	}
+	return failed ? AW_EXIT_FAIL : passed ? AW_EXIT_PASS : AW_EXIT_SKIP;
+}
+
+/* One decision for every VM, not one KVM test each. */
+static void decide_accel(struct matrix_opts *c)
+{
+	if (strcmp(c->m.vm.accel, "auto") != 0)
+		return;
+	char *why = aw_kvm_unusable();
+	c->m.vm.accel = why ? "tcg" : "kvm";
+	if (why && !c->quiet)
+		fprintf(stderr, "abiwatch matrix: TCG: KVM unusable (%s)\n", why);
+	free(why);
+}
+
+/* Every job, then what is written of them. */
+static int run_and_write(struct matrix_opts *c)
+{
+	char *err = NULL;
+	if (!c->quiet) {
+		c->m.started = report_started;
+		c->m.finished = report_finished;
+	}
+	aw_matrix_run(&c->m);
+	write_diffs(&c->m);
+	if (write_table(&c->m, &err) != 0) {
+		fprintf(stderr, "abiwatch matrix: %s\n", err);
+		free(err);
+		return AW_EXIT_USAGE;
+	}
+	if (!c->quiet)
+		fprintf(stderr, "abiwatch matrix: results in %s (matrix.txt, *.snapshot, *.diff)\n",
+			c->m.dir);
+	return exit_status(&c->m);
+}
+
+int session_matrix(struct matrix_opts *c)
+{
+	if (c->host)
+		aw_matrix_add_host(&c->m);
+	int rc = prepare_output_dir("matrix", c->m.dir);
+	if (rc != 0)
+		return rc;
+	aw_matrix_order(&c->m);
+	decide_accel(c);
+	return run_and_write(c);
+}

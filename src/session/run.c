@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abiwatch run's work (run.h): run probes, stream KTAP, write the snapshot;
+ * and the path of running probes that abiwatch check shares. */
+#include "run.h"
+#include "session.h"
+#include "backends/backend.h"
+#include "core/env.h"
+#include "output/kcidb.h"
+#include "output/output.h"
+#include "core/params.h"
+#include "core/registry.h"
+#include "core/runner.h"
+#include "model/snapshot.h"
+#include "lib/util.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void stream_ktap(const struct aw_probe_result *r, void *arg)
+{
+	aw_ktap_probe(arg, r);
+}
+
+int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
+		   size_t *nrefs, struct aw_run *run)
+{
+	char *why = NULL;
+	if (aw_params_apply(&po->params, refs, nrefs, &why) != 0) {
+		int rc = usage_error(cmd, "%s", why);
+		free(why);
+		return rc;
+	}
+	aw_env_collect(&run->env);
+	/* The core knows no backend: which filesystems this machine can
+	 * make is asked here, the way a probe's aw_fs_prepare() asks. */
+	char *fs = aw_backends_usable();
+	aw_env_set(&run->env, "fs", fs);
+	free(fs);
+	return 0;
+}
+
+void probes_execute(const struct probe_options *po, const struct aw_probe_ref *refs,
+		    size_t nrefs, FILE *ktap_out, struct aw_run *run)
+{
+	struct aw_ktap ktap;
+	struct aw_runner_opts opts = { .timeout_s = po->timeout_s, .jobs = po->jobs,
+				       .budget_s = aw_guest_budget(), .params = &po->params };
+	if (ktap_out) {
+		aw_ktap_begin(&ktap, ktap_out, refs, nrefs);
+		opts.probe_done = stream_ktap;
+		opts.arg = &ktap;
+	}
+	aw_run_probes(refs, nrefs, &opts, run);
+	if (ktap_out)
+		aw_ktap_end(&ktap);
+}
+
+int probes_save(const char *cmd, const struct aw_run *run, const char *path)
+{
+	struct aw_snapshot snap;
+	char *err = NULL;
+	int rc = 0;
+	aw_snapshot_from_run(run, &snap);
+	if (aw_snapshot_save(&snap, path, &err) != 0) {
+		fprintf(stderr, "abiwatch %s: %s\n", cmd, err);
+		free(err);
+		rc = AW_EXIT_USAGE;
+	}
+	aw_snapshot_free(&snap);
+	return rc;
+}
+
+int probes_snapshot(const char *cmd, struct probe_options *po, const char *output,
+		    struct aw_probe_ref **refs, size_t *n, struct aw_snapshot *snap)
+{
+	struct aw_run run = { 0 };
+	int rc = probes_prepare(cmd, po, refs, n, &run);
+
+	if (rc == 0 && output)
+		rc = check_writable(cmd, "the snapshot", output);
+	if (rc == 0) {
+		probes_execute(po, *refs, *n, NULL, &run);
+		aw_snapshot_from_run(&run, snap);
+		if (output)
+			rc = probes_save(cmd, &run, output);
+		if (rc != 0)
+			aw_snapshot_free(snap);
+	}
+	aw_run_free(&run);
+	return rc;
+}
+
+void probes_select(char *const *globs, size_t nglobs, struct aw_probe_ref **refs, size_t *n,
+		   char ***later, size_t *nlater)
+{
+	bool *hit = xcalloc(nglobs + 1, sizeof(*hit));
+	aw_select_each(globs, nglobs, refs, n, hit);
+	*later = xcalloc(nglobs + 1, sizeof(**later));
+	*nlater = 0;
+	for (size_t g = 0; g < nglobs; g++)
+		if (!hit[g])
+			(*later)[(*nlater)++] = globs[g];
+	free(hit);
+}
+
+int probes_check_later(char *const *later, size_t nlater, const struct aw_probe_ref *refs,
+		       size_t n)
+{
+	for (size_t g = 0; g < nlater; g++) {
+		bool hit = false;
+		for (size_t i = 0; i < n && !hit; i++)
+			hit = aw_ref_selected(later[g], &refs[i]);
+		if (!hit)
+			return usage_error("run", "no probe matches '%s'", later[g]);
+	}
+	return 0;
+}
+
+/* The document 'abiwatch kcidb' makes of this run's snapshot, with its
+ * defaults (origin abiwatch, a build made up of the kernel). */
+static void kcidb_report(const struct aw_run *run)
+{
+	struct aw_snapshot snap;
+	aw_snapshot_from_run(run, &snap);
+	const struct aw_snapshot *one = &snap;
+	struct aw_kcidb_opts o = { 0 };
+	aw_kcidb_write(stdout, &one, 1, &o);
+	aw_snapshot_free(&snap);
+}
+
+static void report(const struct run_opts *a, const struct aw_run *run)
+{
+	if (a->pc.format == FORMAT_TEXT)
+		aw_text_report(stdout, run);
+	else if (a->pc.format == FORMAT_JSON)
+		aw_json_report(stdout, run);
+	else if (a->pc.format == FORMAT_KCIDB)
+		kcidb_report(run);
+}
+
+int session_run(struct run_opts *a)
+{
+	const char *output = a->pc.output;
+	char *default_output = NULL;
+	struct aw_probe_ref *refs = NULL;
+	size_t nrefs, nlater = 0;
+	char **later = NULL;
+	struct aw_run run = { 0 };
+	int rc;
+
+	probes_select(a->globs, a->nglobs, &refs, &nrefs, &later, &nlater);
+	if ((rc = probes_prepare("run", &a->pc.probes, &refs, &nrefs, &run)) != 0 ||
+	    (rc = probes_check_later(later, nlater, refs, nrefs)) != 0)
+		goto out;
+	if (!output)
+		output = default_output =
+			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
+	if ((rc = check_writable("run", "the snapshot", output)) != 0)
+		goto out;
+	probes_execute(&a->pc.probes, refs, nrefs, a->pc.format == FORMAT_KTAP ? stdout : NULL, &run);
+	report(a, &run);
+	rc = aw_run_exit_status(&run);
+	if (probes_save("run", &run, output) != 0)
+		rc = AW_EXIT_USAGE;
+	if (isatty(STDERR_FILENO) && a->pc.format != FORMAT_TEXT) {
+		aw_text_summary(stderr, &run);
+		fprintf(stderr, "snapshot: %s\n", output);
+	}
+out:
+	aw_run_free(&run);
+	free(refs);
+	free(later);
+	free(default_output);
+	return rc;
+}
