@@ -14,6 +14,7 @@
 #include "output/output.h"
 #include "lib/util.h"
 #include "vm/kernel.h"
+#include "vm/kvm.h"
 #include "vm/matrix.h"
 
 #include <errno.h>

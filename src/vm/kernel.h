@@ -3,7 +3,8 @@
  * The kernel a guest boots: a bzImage of the host (--kernel), or the one
  * in a linux-image .deb (--deb), read with `dpkg-deb --fsys-tarfile` into
  * anonymous files (the tar stream is parsed here; nothing is unpacked into
- * a directory).  And whether KVM really works here.
+ * a directory).  The bzImage header is read by bzimage.h, KVM tried by
+ * kvm.h.
  */
 #ifndef ABIWATCH_VM_KERNEL_H
 #define ABIWATCH_VM_KERNEL_H
@@ -11,10 +12,6 @@
 #include "modules.h"
 
 #include <stdbool.h>
-
-/* The release a bzImage carries in its setup header ("6.1.0-57-cloud-amd64"),
- * malloc'd, or NULL with *err when fd is not a bzImage. */
-char *aw_bzimage_release(int fd, char **err);
 
 /* What else of a package the guest is given, at the same path: its
  * boot/config-RELEASE, which the probes read where the kernel has no
@@ -57,11 +54,5 @@ void aw_kernel_spec_free(struct aw_kernel_spec *k);
  * (dpkg --compare-versions: 6.12.118-1~deb12u1 before 6.12.118-1),
  * anything else by release (strverscmp).  <0, 0, >0. */
 int aw_kernel_spec_cmp(const struct aw_kernel_spec *a, const struct aw_kernel_spec *b);
-
-/* Whether /dev/kvm runs a guest here: a tiny real-mode program must reach
- * its OUT instruction within a second, in a child that is killed if not
- * (a nested KVM that accepts the ioctls but never runs the guest is
- * common in CI).  NULL when KVM works, else why not (malloc'd). */
-char *aw_kvm_unusable(void);
 
 #endif

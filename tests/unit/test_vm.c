@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "lib/util.h"
+#include "vm/bzimage.h"
 #include "vm/cpio.h"
 #include "vm/initramfs.h"
 #include "vm/kernel.h"
