@@ -13,7 +13,6 @@
 #include "model/snapshot.h"
 #include "output/output.h"
 #include "lib/util.h"
-#include "vm/kernel.h"
 #include "vm/kvm.h"
 #include "vm/matrix.h"
 

@@ -5,6 +5,7 @@
 #include "guest_options.h"
 #include "model/snapshot.h"
 #include "lib/util.h"
+#include "vm/deb.h"
 #include "vm/kernel.h"
 #include "vm/vm.h"
 

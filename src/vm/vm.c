@@ -6,7 +6,7 @@
 #include "guest.h"
 #include "initramfs.h"
 #include "bzimage.h"
-#include "kernel.h"
+#include "deb.h"
 #include "kvm.h"
 #include "modules.h"
 #include "lib/proc.h"
