@@ -13,8 +13,9 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes
 override CFLAGS += -std=gnu11 $(WARN) -Isrc -D_GNU_SOURCE
-# libarchive reads linux-image .debs (vm/deb.c).
-LDLIBS   := -lcap -ljson-c -larchive
+# libarchive reads linux-image .debs (vm/deb.c), zlib /proc/config.gz
+# (lib/kconfig.c).
+LDLIBS   := -lcap -ljson-c -larchive -lz
 
 # Every C file under src/ belongs to the program: adding a probe file
 # needs no Makefile change.  Files in a family's m32/ folder are its
