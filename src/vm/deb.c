@@ -38,6 +38,7 @@ void aw_deb_boot_free(struct aw_deb_boot *b)
 }
 
 struct deb_reader {
+	const char *name; /* the package, as messages call it */
 	int kernel_fd;
 	struct aw_modtree *tree;
 	struct aw_deb_boot *boot;
@@ -146,14 +147,16 @@ static int entry(struct deb_reader *d, struct archive *a, struct archive_entry *
 	} else {
 		int out = destination(d, path, size);
 		if (out == -2) {
-			*err = xasprintf("cannot make a temporary file: %s", strerror(errno));
+			*err = xasprintf("%s: cannot make a temporary file: %s", d->name,
+					 strerror(errno));
 			return -1;
 		}
 		/* Data not wanted is skipped by the next header's read. */
 		rc = out >= 0 ? copy_data(a, out, size) : 0;
 	}
 	if (rc != 0)
-		*err = xasprintf("reading %s from the package: %s", path, archive_error_string(a));
+		*err = xasprintf("%s: reading %s from the package: %s", d->name, path,
+				 archive_error_string(a));
 	return rc;
 }
 
@@ -194,7 +197,7 @@ static int read_data(struct deb_reader *d, struct archive *outer, char **err)
 	archive_read_support_filter_zstd(a);
 	int rc = 0;
 	if (archive_read_open(a, outer, NULL, member_read, NULL) != ARCHIVE_OK) {
-		*err = xasprintf("the package's data: %s", archive_error_string(a));
+		*err = xasprintf("%s: the package's data: %s", d->name, archive_error_string(a));
 		rc = -1;
 	}
 	struct archive_entry *e;
@@ -202,7 +205,7 @@ static int read_data(struct deb_reader *d, struct archive *outer, char **err)
 	while (rc == 0 && header(a, &e, &r))
 		rc = entry(d, a, e, err);
 	if (rc == 0 && r != ARCHIVE_EOF) {
-		*err = xasprintf("the package's data: %s", archive_error_string(a));
+		*err = xasprintf("%s: the package's data: %s", d->name, archive_error_string(a));
 		rc = -1;
 	}
 	archive_read_free(a);
@@ -251,7 +254,7 @@ static int complete(const struct deb_reader *d, const char *name, char **err)
 int aw_deb_read_fd(int fd, const char *name, int *kernel_fd, struct aw_modtree *tree,
 		   struct aw_deb_boot *boot, char **err)
 {
-	struct deb_reader d = { .kernel_fd = -1, .tree = tree, .boot = boot };
+	struct deb_reader d = { .name = name, .kernel_fd = -1, .tree = tree, .boot = boot };
 	*kernel_fd = -1;
 	tree->store = aw_anon_file("modules");
 	if (tree->store < 0) {
