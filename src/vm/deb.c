@@ -140,6 +140,11 @@ static int entry(struct deb_reader *d, struct archive *a, struct archive_entry *
 	while (*path == '/')
 		path++;
 	int64_t size = archive_entry_size(e);
+	if (!archive_entry_size_is_set(e) || size < 0) {
+		/* a tar header always has one; the store's offsets are counted from it */
+		*err = xasprintf("%s: %s in the package has no size", d->name, path);
+		return -1;
+	}
 	int rc;
 	if (fnmatch("boot/config-*", path, 0) == 0 && !d->boot->config_path &&
 	    size <= (int64_t)CONFIG_MAX) {
