@@ -13,7 +13,9 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes
 override CFLAGS += -std=gnu11 $(WARN) -Isrc -D_GNU_SOURCE
-LDLIBS   := -lcap -ljson-c
+# libarchive reads linux-image .debs (vm/deb.c), zlib /proc/config.gz
+# (lib/kconfig.c).
+LDLIBS   := -lcap -ljson-c -larchive -lz
 
 # Every C file under src/ belongs to the program: adding a probe file
 # needs no Makefile change.  Files in a family's m32/ folder are its
@@ -75,7 +77,11 @@ m32: $(M32_BINS)
 # statically (the guest has no libraries), and /init, a small static
 # program of its own from src/vm/init/.  Both are found beside the
 # abiwatch binary (build/static/, build/vm/) or in ../libexec/abiwatch/.
-STATIC_LDLIBS := -static -lcap -ljson-c
+# libarchive's archive is linked for the parts vm/deb.c enables: the ar
+# and tar readers and the filters whose libraries follow it (xz/lzma,
+# bzip2, zstd, gzip); the other formats' libraries (xml2, nettle, acl,
+# lz4) are never pulled in.
+STATIC_LDLIBS := -static -lcap -ljson-c -larchive -llzma -lbz2 -lzstd -lz
 VMINIT_CFLAGS := -static -std=gnu11 -O2 -g $(WARN) -Isrc -D_GNU_SOURCE
 
 build/static/abiwatch: $(OBJS)

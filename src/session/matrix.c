@@ -9,7 +9,7 @@
 #include "model/snapshot.h"
 #include "output/output.h"
 #include "lib/util.h"
-#include "vm/kernel.h"
+#include "vm/kvm.h"
 
 #include <errno.h>
 #include <stdbool.h>

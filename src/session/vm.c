@@ -6,6 +6,7 @@
 #include "core/status.h"
 #include "model/snapshot.h"
 #include "lib/util.h"
+#include "vm/deb.h"
 #include "vm/kernel.h"
 
 #include <stdio.h>

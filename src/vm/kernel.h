@@ -1,40 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The kernel a guest boots: a bzImage of the host (--kernel), or the one
- * in a linux-image .deb (--deb), read with `dpkg-deb --fsys-tarfile` into
- * anonymous files (the tar stream is parsed here; nothing is unpacked into
- * a directory).  And whether KVM really works here.
+ * The kernel a guest boots as a command line names it: a bzImage of the
+ * host (--kernel, its header read by bzimage.h), the one in a linux-image
+ * .deb (--deb, read by deb.h), or a bzImage and its module tree; its
+ * release, and two kernels' order.
  */
 #ifndef ABIWATCH_VM_KERNEL_H
 #define ABIWATCH_VM_KERNEL_H
 
-#include "modules.h"
-
 #include <stdbool.h>
-
-/* The release a bzImage carries in its setup header ("6.1.0-57-cloud-amd64"),
- * malloc'd, or NULL with *err when fd is not a bzImage. */
-char *aw_bzimage_release(int fd, char **err);
-
-/* What else of a package the guest is given, at the same path: its
- * boot/config-RELEASE, which the probes read where the kernel has no
- * /proc/config.gz (sysctl.kconfig). */
-struct aw_deb_boot {
-	char *config_path; /* "boot/config-6.1.0-57-cloud-amd64", or NULL */
-	char *config;
-	size_t config_len;
-};
-void aw_deb_boot_free(struct aw_deb_boot *b);
-
-/* Read a linux-image .deb: *kernel_fd gets an anonymous file holding
- * boot/vmlinuz-*, *tree its lib/modules/RELEASE (release included),
- * *boot its boot/config-* when it has one.  0, or -1 with *err
- * (malloc'd). */
-int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, struct aw_deb_boot *boot,
-		char **err);
-
-/* Whether a file starts like a Debian package (an ar archive). */
-bool aw_is_deb(const char *path);
 
 /* The release of a kernel argument (bzImage or .deb) without booting it,
  * malloc'd, or NULL with *err. */
@@ -57,11 +31,5 @@ void aw_kernel_spec_free(struct aw_kernel_spec *k);
  * (dpkg --compare-versions: 6.12.118-1~deb12u1 before 6.12.118-1),
  * anything else by release (strverscmp).  <0, 0, >0. */
 int aw_kernel_spec_cmp(const struct aw_kernel_spec *a, const struct aw_kernel_spec *b);
-
-/* Whether /dev/kvm runs a guest here: a tiny real-mode program must reach
- * its OUT instruction within a second, in a child that is killed if not
- * (a nested KVM that accepts the ioctls but never runs the guest is
- * common in CI).  NULL when KVM works, else why not (malloc'd). */
-char *aw_kvm_unusable(void);
 
 #endif

@@ -70,7 +70,8 @@ for p in abiwatch abiwatch-cookiefs; do
 	dpkg-deb -x "$deb" "$work/pkgroot"
 done
 if [[ -f $work/deb/abiwatch_0.1.0_amd64.deb ]]; then
-	dpkg-deb -f "$work/deb/abiwatch_0.1.0_amd64.deb" Depends | grep -q 'libjson-c5' &&
+	# libarchive13: the runtime dependency README names (--deb reading).
+	dpkg-deb -f "$work/deb/abiwatch_0.1.0_amd64.deb" Depends | grep 'libjson-c5' | grep -q 'libarchive13' &&
 		ok "abiwatch depends on its shared libraries" || bad "Depends: $(dpkg-deb -f "$work/deb/abiwatch_0.1.0_amd64.deb" Depends)"
 	works_installed "package" "$work/pkgroot"
 	[[ -x $work/pkgroot/usr/bin/abiwatch-cookiefs ]] && "$work/pkgroot/usr/bin/abiwatch-cookiefs" --help |

@@ -10,9 +10,9 @@
 #include <cmocka.h>
 
 #include "lib/util.h"
+#include "vm/bzimage.h"
 #include "vm/cpio.h"
 #include "vm/initramfs.h"
-#include "vm/kernel.h"
 #include "vm/modules.h"
 #include "lib/proc.h"
 #include "lib/procfs.h"
