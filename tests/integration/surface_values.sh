@@ -11,6 +11,8 @@
 #     and statmount (6.8), mseal (6.10);
 #     memfd_create's MFD_EXEC/MFD_NOEXEC_SEAL from 6.3; 52 fields in
 #     /proc/self/stat; the private scratch mount's 6+3 mountinfo columns;
+#     statx's MNT_ID asked alone still filled beside MNT_ID_UNIQUE; a
+#     PR_GET_IO_FLUSHER without CAP_SYS_RESOURCE a skip with that cause;
 #   - the guest-only calls (reboot, sync, settimeofday...) are skips with
 #     the cause vm, and the 32-bit table's items follow env.i386;
 #   - the host fingerprint (tests/lib/host-state) is the same afterwards.
@@ -94,6 +96,31 @@ expect $f.openat.ignored_bits "${snap[$f.openat.other_bits]-none}"
 expect $f.pipe2.o_cloexec accepted
 expect $f.fcntl.f_getfd accepted
 expect_match $f.statx.mask.tmpfs '^TYPE,MODE,NLINK,UID,GID,ATIME,MTIME,CTIME,INO,SIZE,BLOCKS'
+# Each field is asked alone: from 6.8 a kernel asked for every field fills
+# MNT_ID_UNIQUE in place of MNT_ID (fs/stat.c), and still fills MNT_ID
+# when asked for it (STATX_MNT_ID came in 5.8).
+for where in tmpfs proc root; do
+	at_least 5 8 && expect_match $f.statx.mask.$where '(^|,)MNT_ID(,|$)'
+	at_least 6 8 && expect_match $f.statx.mask.$where '(^|,)MNT_ID_UNIQUE(,|$)'
+done
+# PR_GET_IO_FLUSHER needs CAP_SYS_RESOURCE (kernel/sys.c): without it,
+# EPERM is the run's privilege, reported as a skip with its cause; the
+# run is repeated with the capability dropped from the bounding set so
+# that a machine that has it proves the skip too.
+if [[ ,${snap[env.caps]-}, == *,cap_sys_resource,* ]]; then
+	expect $f.prctl.pr_get_io_flusher accepted
+else
+	expect_match unobserved.surface.flags.prctl.pr_get_io_flusher '^skip: needs cap_sys_resource: '
+fi
+if command -v capsh >/dev/null; then
+	env ${HOST_STATE_TAG:+"$HOST_STATE_TAG"} TMPDIR="$tmp/tmpdir" capsh --drop=cap_sys_resource -- -c \
+		'exec "$0" run -o "$1" surface.flags' "$abiwatch" "$tmp/nocap" >/dev/null 2>"$tmp/nocap.err" ||
+		report bad "surface.flags without CAP_SYS_RESOURCE: $(head -3 "$tmp/nocap.err")"
+	grep -q '^env.caps = .*cap_sys_resource' "$tmp/nocap" && report bad "capsh left cap_sys_resource"
+	grep -qx 'unobserved.surface.flags.prctl.pr_get_io_flusher = skip: needs cap_sys_resource: .*' "$tmp/nocap" &&
+		report ok "without CAP_SYS_RESOURCE, PR_GET_IO_FLUSHER is a skip with its cause" ||
+		report bad "without CAP_SYS_RESOURCE: $(grep pr_get_io_flusher "$tmp/nocap")"
+fi
 [[ -n ${snap[obs.surface.kconfig.source]-} || ${snap[unobserved.surface.kconfig.source]-} == skip:* ]] &&
 	report ok "surface.kconfig names its source or why there is none" || report bad "surface.kconfig.source missing"
 expect obs.surface.text.proc_stat.fields 52

@@ -34,6 +34,7 @@
  * on the machine (MADV_HWPOISON, MADV_SOFT_OFFLINE) is not in the table.
  */
 #include "surface.h"
+#include "lib/caps.h"
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/util.h"
@@ -41,6 +42,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/openat2.h>
 #include <linux/stat.h>
 #include <sched.h>
@@ -329,11 +331,11 @@ static struct aw_item flags_items[] = {
 	AW_OBS_ITEM("openat.ignored_bits", "of openat's other_bits, those F_GETFL does not give back: "
 		    "accepted and ignored (open(2): unknown flags are ignored)", .object = "openat",
 		    .change = "openat honours a bit it ignored (or ignores one it honoured)"),
-	AW_OBS_ITEM("statx.mask.tmpfs", "the stx_mask statx(all fields) returns for a file of tmpfs: the fields by name",
+	AW_OBS_ITEM("statx.mask.tmpfs", "the fields statx fills for a file of tmpfs: the fields by name, each asked alone",
 		    .change = "tmpfs fills statx fields it did not (or stops filling them)"),
-	AW_OBS_ITEM("statx.mask.proc", "the stx_mask statx(all fields) returns for /proc/self/stat",
+	AW_OBS_ITEM("statx.mask.proc", "the fields statx fills for /proc/self/stat (each field asked alone)",
 		    .change = "procfs fills statx fields it did not (or stops filling them)"),
-	AW_OBS_ITEM("statx.mask.root", "the stx_mask statx(all fields) returns for / (the machine's root filesystem)",
+	AW_OBS_ITEM("statx.mask.root", "the fields statx fills for / (the machine's root filesystem) (each field asked alone)",
 		    .change = "the root filesystem fills statx fields it did not (or stops filling them)"),
 	AW_OBS_ITEM("statx.attributes_mask.tmpfs", "the stx_attributes_mask of a tmpfs file, as hex",
 		    .change = "tmpfs reports attributes it did not"),
@@ -870,6 +872,39 @@ struct flag {
 #define FLAG_ROW(w, f) { #w, #f, (unsigned long)(f) },
 static const struct flag flags[] = { SURFACE_FLAGS(FLAG_ROW) };
 
+/* The named values whose read the kernel refuses with EPERM to a caller
+ * without a capability: there, EPERM is the run's privilege, not the
+ * kernel's answer, and is reported as a skip with the cause cap_NAME so
+ * that diff folds it under the environment (a root without
+ * CAP_SYS_RESOURCE gets EPERM where the kernel has not changed). */
+static const struct {
+	const char *word, *name;
+	int cap;
+} flag_caps[] = {
+	/* kernel/sys.c, prctl(): PR_GET_IO_FLUSHER "if (!capable(CAP_SYS_RESOURCE)) return -EPERM" */
+	{ "prctl", "PR_GET_IO_FLUSHER", CAP_SYS_RESOURCE },
+};
+
+/* The capability f needs that this run lacks, or -1. */
+static int flag_cap_missing(const struct flag *f)
+{
+	for (size_t i = 0; i < AW_ARRAY_SIZE(flag_caps); i++)
+		if (strcmp(flag_caps[i].word, f->word) == 0 && strcmp(flag_caps[i].name, f->name) == 0 &&
+		    !aw_has_cap(flag_caps[i].cap))
+			return flag_caps[i].cap;
+	return -1;
+}
+
+static void observe_flag(struct aw_ctx *ctx, const char *item, const struct flag *f, int rc)
+{
+	int cap = flag_cap_missing(f);
+	if (rc == EPERM && cap >= 0)
+		aw_skip_cause(ctx, item, aw_cap_name(cap), "%s answers EPERM without %s, which this run lacks",
+			      f->name, aw_cap_name(cap));
+	else
+		aw_observe(ctx, item, "%s", rc ? aw_errname(rc) : "accepted");
+}
+
 static struct word *word_named(const char *name)
 {
 	for (size_t i = 0; i < AW_ARRAY_SIZE(words); i++)
@@ -891,18 +926,40 @@ static const struct {
 	{ 0x20000, "DIO_READ_ALIGN" },
 };
 
+/* The fields statx fills when asked for each alone: asked for every bit at
+ * once, a kernel may fill one of two alternatives only (fs/stat.c since
+ * 6.8: STATX_MNT_ID_UNIQUE, when asked, takes the place of STATX_MNT_ID),
+ * and a field it still fills would read as vanished.  Bits above the
+ * fields named are asked one at a time too, so that a new field shows.
+ * 0, or the errno of the first refused ask. */
+static int statx_filled(const char *path, unsigned *mask, unsigned long long *attributes_mask)
+{
+	*mask = 0;
+	*attributes_mask = 0;
+	for (unsigned b = 0; b < 31; b++) {
+		struct statx stx;
+		memset(&stx, 0, sizeof(stx));
+		if (syscall(SYS_statx, AT_FDCWD, path, 0, 1U << b, &stx) != 0)
+			return errno;
+		*mask |= stx.stx_mask & (1U << b);
+		*attributes_mask = stx.stx_attributes_mask;
+	}
+	return 0;
+}
+
 static void observe_statx(struct aw_ctx *ctx, const char *item, const char *path, const char *attr_item)
 {
-	struct statx stx;
-	memset(&stx, 0, sizeof(stx));
-	if (syscall(SYS_statx, AT_FDCWD, path, 0, 0x7fffffffU, &stx) != 0) {
-		aw_observe(ctx, item, "%s", aw_errname(errno));
+	unsigned filled;
+	unsigned long long attributes_mask;
+	int err = statx_filled(path, &filled, &attributes_mask);
+	if (err) {
+		aw_observe(ctx, item, "%s", aw_errname(err));
 		if (attr_item)
-			aw_observe(ctx, attr_item, "%s", aw_errname(errno));
+			aw_observe(ctx, attr_item, "%s", aw_errname(err));
 		return;
 	}
 	char buf[512] = "";
-	unsigned rest = stx.stx_mask;
+	unsigned rest = filled;
 	for (size_t i = 0; i < AW_ARRAY_SIZE(statx_fields); i++)
 		if (rest & statx_fields[i].bit) {
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", *buf ? "," : "", statx_fields[i].name);
@@ -912,7 +969,7 @@ static void observe_statx(struct aw_ctx *ctx, const char *item, const char *path
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%#x", *buf ? "," : "", rest);
 	aw_observe(ctx, item, "%s", *buf ? buf : "0");
 	if (attr_item)
-		aw_observe(ctx, attr_item, "%#llx", (unsigned long long)stx.stx_attributes_mask);
+		aw_observe(ctx, attr_item, "%#llx", attributes_mask);
 }
 
 static void observe_membarrier(struct aw_ctx *ctx)
@@ -995,8 +1052,7 @@ static void flags_run(struct aw_ctx *ctx)
 		w->named |= f->value;
 		snprintf(item, sizeof(item), "%s.%s", f->word, f->name);
 		lower(item);
-		int rc = w->try(f->value);
-		aw_observe(ctx, item, "%s", rc ? aw_errname(rc) : "accepted");
+		observe_flag(ctx, item, f, w->try(f->value));
 	}
 	for (size_t i = 0; i < AW_ARRAY_SIZE(words); i++) {
 		struct word *w = &words[i];
