@@ -120,6 +120,33 @@ static inline const char *surface_result(int code, char *buf, size_t size)
 	return buf;
 }
 
+/* Calls a kernel may build and still answer ENOSYS, as a call it lacks
+ * does, because a switch turns them off: the switch's file exists where
+ * the call is built (a built-in's parameters are under /sys/module, mode
+ * 0400 files in a 0755 directory, so that an unprivileged run sees them
+ * too).  memfd_secret: mm/secretmem.c answers ENOSYS "if
+ * (!secretmem_enable || !can_set_direct_map())"; secretmem.enable was
+ * off by default until 6.5 (6.1's mm/secretmem.c: "static bool
+ * secretmem_enable __ro_after_init;", 6.12's "= 1"), so 6.1 builds the
+ * call and refuses it. */
+static const struct {
+	const char *call, *switch_file;
+} surface_switched[] = {
+	{ "memfd_secret", "/sys/module/secretmem/parameters/enable" },
+};
+
+/* NAME.present for a call that answered code: "yes", "no" (ENOSYS), or
+ * "disabled" (ENOSYS from a call built but switched off). */
+static inline const char *surface_present(const char *call, int code)
+{
+	if (code != ENOSYS)
+		return "yes";
+	for (size_t i = 0; i < sizeof(surface_switched) / sizeof(surface_switched[0]); i++)
+		if (strcmp(surface_switched[i].call, call) == 0 && access(surface_switched[i].switch_file, F_OK) == 0)
+			return "disabled";
+	return "no";
+}
+
 /* MAP_SHARED memory for surface_sweep()'s codes, or NULL. */
 static inline int *surface_codes(size_t n)
 {

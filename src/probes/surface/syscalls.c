@@ -8,7 +8,8 @@
  * own (sweep.h); an unimplemented number answers ENOSYS
  * (kernel/sys_ni.c, syscall(2): "ENOSYS ... the system call is not
  * implemented"), anything else is a call the kernel has.  Per call two
- * items of one object: NAME.present (yes or no) and NAME.result (ok, the
+ * items of one object: NAME.present (yes, no, or disabled: built but
+ * switched off, see sweep.h) and NAME.result (ok, the
  * errno, or the signal that ended the caller).  A removal is a break for
  * every caller (sysctl(2), removed in 5.5: syscalls(2) and sysctl(2)
  * NOTES), an addition an interface that appeared (syscalls(2) gives the
@@ -33,9 +34,11 @@ static const char *const absent_enosys[] = { "ENOSYS", NULL };
 /* guest: NULL, or why the row is swept only in the VM guest (its items
  * declare it, and the runner skips them elsewhere). */
 #define PRESENT(arch, n, nr, guest)                                                                  \
-	AW_OBS_ITEM(#n ".present", arch " system call " #n " (" #nr "): yes, or no when it answers ENOSYS", \
+	AW_OBS_ITEM(#n ".present", arch " system call " #n " (" #nr "): yes; no when it answers ENOSYS; " \
+		    "disabled when it answers ENOSYS but is built, switched off (sweep.h)",             \
 		    .change = "no -> yes: the call appeared and programs may use it; yes -> no: it vanished " \
-			      "and every program calling it breaks",                                      \
+			      "and every program calling it breaks; disabled -> yes: the kernel had it, "   \
+			      "switched off, and now has it on (by default or by the boot's parameters)",  \
 		    .absent = absent_no, .vm_guest = (guest))
 #define RESULT(arch, n, nr, guest)                                                                   \
 	AW_OBS_ITEM(#n ".result", "what " arch " " #n " (" #nr ") answers to the table's arguments: ok, "  \
@@ -92,7 +95,7 @@ static void x64_run(struct aw_ctx *ctx)
 			aw_error(ctx, present, "the sweep ended before this call");
 			aw_error(ctx, result, "the sweep ended before this call");
 		} else {
-			aw_observe(ctx, present, "%s", codes[i] == ENOSYS ? "no" : "yes");
+			aw_observe(ctx, present, "%s", surface_present(c->name, codes[i]));
 			aw_observe(ctx, result, "%s", surface_result(codes[i], buf, sizeof(buf)));
 		}
 	}

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 			aw_out_unobserved(result, "the sweep ended before this call");
 			continue;
 		}
-		aw_out_observe(present, "%s", codes[i] == ENOSYS ? "no" : "yes");
+		aw_out_observe(present, "%s", surface_present(c->name, codes[i]));
 		aw_out_observe(result, "%s", surface_result(codes[i], buf, sizeof(buf)));
 	}
 	return 0;
