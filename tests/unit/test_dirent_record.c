@@ -130,12 +130,43 @@ static void test_changed_while_open(void **state)
 	dr_record_free(&r);
 }
 
+/* Names of no shape of ours, and the dots, as POSIX readdir() has them. */
+static void test_strangers_and_dots(void **state)
+{
+	(void)state;
+	const uint32_t size[DR_KINDS] = { [DC_POP] = 1 };
+	struct dr_record r;
+	assert_int_equal(dr_record_init(&r, size), 0);
+	dr_record_made(&r, DC_POP, 0);
+	uint32_t tags[] = { DC_TAG_DOT, POP(0), DC_TAG_STRANGER | 5 };
+	struct ds_scan s;
+	struct dr_census c;
+	listing(&s, tags, 3);
+	dr_census(&r, &s, dr_record_now(&r), &c);
+	assert_false(dr_census_ok(&c));
+	assert_int_equal(c.strangers, 1);
+	assert_int_equal(c.dots, 1);
+	assert_int_equal(c.dotdots, 0);
+	char *d = dr_census_describe(&c);
+	assert_string_equal(d, "\".\" 1 times, \"..\" 0 times (POSIX: each once, or neither); "
+			    "1 names abiwatch did not create");
+	free(d);
+	/* Neither dot: allowed. */
+	ds_scan_free(&s);
+	listing(&s, tags + 1, 1);
+	dr_census(&r, &s, dr_record_now(&r), &c);
+	assert_true(dr_census_ok(&c));
+	ds_scan_free(&s);
+	dr_record_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matches),
 		cmocka_unit_test(test_lost_and_kept),
 		cmocka_unit_test(test_changed_while_open),
+		cmocka_unit_test(test_strangers_and_dots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
