@@ -13,7 +13,9 @@
  *   2. seek_resume: lseek(fd, d_off) + getdents64 for every entry of A
  *      (a sample where a seek costs time linear in the position),
  *      seekdir(telldir()) for a sample of at most 256 positions;
- *   3. the 32-bit helper on the untouched directory (compat32.*);
+ *   3. the 32-bit helper on the untouched directory (compat32.*); then
+ *      early_changes(): the middle name of scan A unlinked, the one a
+ *      quarter of the way renamed;
  *   4. unmodified_once: N/20 names removed and N/20 added while a scan
  *      runs, and population names spread through the listing (every 20th
  *      in scan A's order, the first and last 3) removed as the scan passes
@@ -23,7 +25,14 @@
  *   6. survivors_once: every 20th name (and the first and last 3) deleted;
  *      each other name once in a fresh scan, and in a DIR stream opened
  *      before and resumed with seekdir() at a cookie taken before;
- *   7. terminates_rename: a scan while another process renames the rest.
+ *   7. matches_record: a DIR stream resumed with seekdir() at a cookie
+ *      taken half way, a fresh scan between;
+ *   8. terminates_rename: a scan while another process renames the rest.
+ *
+ * Every listing is held against the probe's record of the directory
+ * (record.h: the names its own calls made and removed), never against
+ * another listing, so that a name a filesystem has lost from every
+ * listing since the first change is still expected.
  *
  * Removing names spread among the others is what shows a listing that
  * skips the entry after a removed one (a position that counts entries, an
