@@ -72,7 +72,7 @@ expect_le() {
 	else report bad "$1: expected a number <= $2, got '$got'"; fi
 }
 
-DIRENT_CHECKS="unique complete seek_resume telldir_matches_doff terminates terminates_rename unmodified_once survivors_once"
+DIRENT_CHECKS="unique complete seek_resume telldir_matches_doff terminates terminates_rename unmodified_once survivors_once matches_record"
 expect_pairs() { # array-name
 	local -n pairs=$1
 	local i

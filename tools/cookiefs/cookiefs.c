@@ -31,6 +31,7 @@
 enum policy {
 	P_GOOD, P_WIDE, P_SIGNED, P_DUP, P_CYCLE, P_UNSTABLE, P_SKIP,
 	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_TRUNCATE, P_NODOTS, P_SHIFT, P_HIDENEXT,
+	P_HIDEFIRST, P_HIDERENAME, P_HIDELATE, P_HIDEKTH,
 	P_COUNT
 };
 
@@ -57,6 +58,16 @@ static const struct {
 		       "each unlink before a reader's position makes it skip one entry" },
 	[P_HIDENEXT] = { "hidenext", "an unlink hides the entry listed after the removed one, "
 			  "for good" },
+	/* The same defect, quieter: one name, once. */
+	[P_HIDEFIRST] = { "hidefirst", "the first unlink in the directory hides the entry listed "
+			   "after the removed one, for good; later ones hide nothing" },
+	[P_HIDERENAME] = { "hiderename", "the first rename out of the directory hides the entry "
+			    "listed after the renamed one, for good" },
+	[P_HIDELATE] = { "hidelate", "the entry after the one the N-th unlink removed is left "
+			  "out of streams opened after that unlink (-o hide_unlink=N, default 100); "
+			  "streams opened before still list it" },
+	[P_HIDEKTH] = { "hidekth", "every k-th opendir of a directory leaves out the entry in "
+			 "the middle of its listing (-o hide_every=K, default 3)" },
 };
 
 struct node {
@@ -73,7 +84,11 @@ struct node {
 	size_t nkids, cap;
 	size_t live;
 	bool had_unlink;
-	bool hidden;           /* P_HIDENEXT: never listed again */
+	bool hidden;           /* P_HIDENEXT, P_HIDEFIRST, P_HIDERENAME: never listed again */
+	bool hidden_late;      /* P_HIDELATE: not by streams opened after the N-th unlink */
+	uint64_t unlinks;      /* directories: unlink calls in it so far */
+	uint64_t opens;        /* directories: opendir calls so far */
+	bool had_rename;
 	uint64_t next_id;
 	struct timespec mtime;
 };
@@ -83,6 +98,8 @@ struct handle {
 	uint64_t generation;   /* for P_UNSTABLE */
 	int64_t last_returned; /* last cookie given out: a request for it continues */
 	bool started;
+	uint64_t unlinks_at_open; /* the directory's unlinks when it was opened */
+	uint64_t open_number;     /* the directory's opendir calls, this one included */
 };
 
 static struct {
@@ -92,7 +109,10 @@ static struct {
 	unsigned delay_ms;
 	unsigned unlink_delay_ms;
 	unsigned entries;
-} fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .delay_ms = 200 };
+	unsigned hide_unlink;
+	unsigned hide_every;
+} fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .delay_ms = 200, .hide_unlink = 100,
+	 .hide_every = 3 };
 
 /* ---- the tree ---- */
 
@@ -142,25 +162,48 @@ static void free_tree(struct node *n)
 	free(n);
 }
 
+/* The live entry after slot i of p, still listed, or NULL. */
+static struct node *listed_after(struct node *p, size_t i)
+{
+	while (++i < p->nkids)
+		if (p->kids[i] && !p->kids[i]->hidden)
+			return p->kids[i];
+	return NULL;
+}
+
+/* What removing the entry in slot i (by unlink, or a rename when
+ * renaming) hides, by the policy of p. */
+static void hide_after(struct node *p, size_t i, bool renaming)
+{
+	struct node *next = listed_after(p, i);
+	bool first_unlink = !renaming && p->unlinks == 1;
+	bool first_rename = renaming && !p->had_rename;
+
+	if (!next)
+		return;
+	if (p->policy == P_HIDENEXT || (p->policy == P_HIDEFIRST && first_unlink) ||
+	    (p->policy == P_HIDERENAME && first_rename))
+		next->hidden = true;
+	if (p->policy == P_HIDELATE && !renaming && p->unlinks == fs.hide_unlink)
+		next->hidden_late = true;
+}
+
 /* Take a child out of its parent's list, keeping the others' slots. */
-static void detach(struct node *n)
+static void detach(struct node *n, bool renaming)
 {
 	struct node *p = n->parent;
+	if (!renaming)
+		p->unlinks++;
 	for (size_t i = 0; i < p->nkids; i++) {
 		if (p->kids[i] == n) {
 			p->kids[i] = NULL;
-			/* hidenext: the next entry listed goes with it. */
-			while (p->policy == P_HIDENEXT && ++i < p->nkids) {
-				if (p->kids[i] && !p->kids[i]->hidden) {
-					p->kids[i]->hidden = true;
-					break;
-				}
-			}
+			hide_after(p, i, renaming);
 			break;
 		}
 	}
 	p->live--;
-	p->had_unlink = true;
+	p->had_unlink = true; /* vanish: a rename removes a name too */
+	p->had_rename |= renaming;
 	clock_gettime(CLOCK_REALTIME, &p->mtime);
 }
 
@@ -295,8 +338,26 @@ static int64_t base_cookie(enum policy p, const struct node *e, uint64_t generat
 
 /* The directory's entries (after . and ..) in the order they are listed,
  * each with its cookie, as the policy says. */
-static int make_listing(const struct node *dir, uint64_t generation, struct listing *l)
+/* hidelate and hidekth: whether this open file leaves the entry out. */
+static bool hidden_from(const struct node *k, const struct handle *h)
 {
+	return k->hidden || (k->hidden_late && h->unlinks_at_open >= fs.hide_unlink);
+}
+
+/* hidekth: every k-th open of a directory lists all but its middle entry. */
+static void drop_middle(const struct node *dir, const struct handle *h, struct listing *l)
+{
+	if (dir->policy != P_HIDEKTH || !fs.hide_every || h->open_number % fs.hide_every || !l->n)
+		return;
+	size_t mid = l->n / 2;
+	memmove(l->e + mid, l->e + mid + 1, (l->n - mid - 1) * sizeof(*l->e));
+	memmove(l->cookie + mid, l->cookie + mid + 1, (l->n - mid - 1) * sizeof(*l->cookie));
+	l->n--;
+}
+
+static int make_listing(const struct node *dir, const struct handle *h, struct listing *l)
+{
+	uint64_t generation = h->generation;
 	size_t n = 0;
 	l->e = malloc((dir->live + 1) * sizeof(*l->e));
 	l->cookie = malloc((dir->live + 1) * sizeof(*l->cookie));
@@ -308,7 +369,8 @@ static int make_listing(const struct node *dir, uint64_t generation, struct list
 			oldest = dir->kids[i];
 	for (size_t i = 0; i < dir->nkids; i++) {
 		struct node *k = dir->kids[i];
-		if (!k || (dir->policy == P_VANISH && dir->had_unlink && k == oldest) || k->hidden)
+		if (!k || (dir->policy == P_VANISH && dir->had_unlink && k == oldest) ||
+		    hidden_from(k, h))
 			continue;
 		l->e[n] = k;
 		l->cookie[n] = dir->policy == P_SHIFT ? (int64_t)n + 3
@@ -316,6 +378,8 @@ static int make_listing(const struct node *dir, uint64_t generation, struct list
 		n++;
 	}
 	l->n = n;
+	drop_middle(dir, h, l);
+	n = l->n;
 	if (dir->policy == P_WIDE && n > 1) {
 		size_t *order = malloc(n * sizeof(*order));
 		struct node **e = malloc(n * sizeof(*e));
@@ -407,6 +471,8 @@ static int cf_opendir(const char *path, struct fuse_file_info *fi)
 	if (h) {
 		h->dir = n;
 		h->generation = ++fs.generations;
+		h->unlinks_at_open = n->unlinks;
+		h->open_number = ++n->opens;
 		fi->fh = (uint64_t)(uintptr_t)h;
 	}
 	pthread_mutex_unlock(&fs.lock);
@@ -470,7 +536,7 @@ static int cf_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t
 		return list_root(buf, filler, offset);
 
 	pthread_mutex_lock(&fs.lock);
-	int rc = make_listing(h->dir, h->generation, &l);
+	int rc = make_listing(h->dir, h, &l);
 	/* A request for the cookie we gave out last continues the listing;
 	 * anything else is the program seeking. */
 	bool seek = (uint64_t)offset > 2 && !(h->started && offset == h->last_returned);
@@ -547,7 +613,7 @@ static int remove_node(const char *path, bool want_dir)
 	else if (want_dir && n->live)
 		rc = -ENOTEMPTY;
 	else {
-		detach(n);
+		detach(n, false);
 		free_tree(n);
 	}
 	pthread_mutex_unlock(&fs.lock);
@@ -594,10 +660,10 @@ static int cf_rename(const char *from, const char *to, unsigned int flags)
 				if (moved->kids[i])
 					moved->kids[i]->parent = moved;
 			n->kids = NULL, n->nkids = 0;
-			detach(n);
+			detach(n, true);
 			free_tree(n);
 			if (old) {
-				detach(old);
+				detach(old, true);
 				free_tree(old);
 			}
 		}
@@ -683,6 +749,8 @@ static void usage(const char *prog)
 	       "  -o entries=N        files in a bare POLICY directory (default 0)\n"
 	       "  -o delay_ms=N       sleep of every readdir call in slow (default 200)\n"
 	       "  -o unlink_delay_ms=N  sleep of every unlink and rmdir, any policy (default 0)\n"
+	       "  -o hide_unlink=N    the unlink from which hidelate hides (default 100)\n"
+	       "  -o hide_every=K     hidekth's k: every k-th opendir hides (default 3)\n"
 	       "  -o OPTION           any FUSE mount option (see mount.fuse3(8))\n"
 	       "  -h, --help          show this help\n"
 	       "\n"
@@ -693,6 +761,8 @@ static const struct fuse_opt cf_opts[] = {
 	{ "entries=%u", offsetof(typeof(fs), entries), 0 },
 	{ "delay_ms=%u", offsetof(typeof(fs), delay_ms), 0 },
 	{ "unlink_delay_ms=%u", offsetof(typeof(fs), unlink_delay_ms), 0 },
+	{ "hide_unlink=%u", offsetof(typeof(fs), hide_unlink), 0 },
+	{ "hide_every=%u", offsetof(typeof(fs), hide_every), 0 },
 	FUSE_OPT_END
 };
 

@@ -13,7 +13,9 @@
  *   2. seek_resume: lseek(fd, d_off) + getdents64 for every entry of A
  *      (a sample where a seek costs time linear in the position),
  *      seekdir(telldir()) for a sample of at most 256 positions;
- *   3. the 32-bit helper on the untouched directory (compat32.*);
+ *   3. the 32-bit helper on the untouched directory (compat32.*); then
+ *      early_changes(): the middle name of scan A unlinked, the one a
+ *      quarter of the way renamed;
  *   4. unmodified_once: N/20 names removed and N/20 added while a scan
  *      runs, and population names spread through the listing (every 20th
  *      in scan A's order, the first and last 3) removed as the scan passes
@@ -23,7 +25,14 @@
  *   6. survivors_once: every 20th name (and the first and last 3) deleted;
  *      each other name once in a fresh scan, and in a DIR stream opened
  *      before and resumed with seekdir() at a cookie taken before;
- *   7. terminates_rename: a scan while another process renames the rest.
+ *   7. matches_record: a DIR stream resumed with seekdir() at a cookie
+ *      taken half way, a fresh scan between;
+ *   8. terminates_rename: a scan while another process renames the rest.
+ *
+ * Every listing is held against the probe's record of the directory
+ * (record.h: the names its own calls made and removed), never against
+ * another listing, so that a name a filesystem has lost from every
+ * listing since the first change is still expected.
  *
  * Removing names spread among the others is what shows a listing that
  * skips the entry after a removed one (a position that counts entries, an
@@ -42,6 +51,7 @@
 #include "dirent.h"
 #include "cookies.h"
 #include "scan.h"
+#include "record.h"
 #include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
@@ -80,13 +90,26 @@ struct dr {
 	struct dc_set set;
 	struct ds_scan a, b;   /* the baseline scan and a second one */
 	uint64_t *off_by_num;  /* the baseline d_off of each population name */
-	uint8_t *scratch, *dead;
+	uint8_t *scratch;
+	struct dr_record rec;  /* what the directory holds, by the probe's own calls */
+	char *record_msg;      /* listings that no check of their own holds */
+	char *early_error;     /* early_changes() could not change the directory */
+	size_t listings;       /* opens of the directory held against the record */
+	bool b_current;        /* r->b lists the directory as it stands */
+	uint32_t kept[4];      /* see is_kept() */
+	size_t nkept;
 	uint8_t *pick;         /* the names a phase removes among the others */
 	bool use_open;         /* create with open(O_CREAT): mknod refused */
 	char *scan_error;      /* the first listing that failed with an errno */
 	bool progress;
 	double last_progress;
 };
+
+/* Population name num is still there, by the probe's own account. */
+static bool pop_has(const struct dr *r, uint32_t num)
+{
+	return dr_record_has(&r->rec, DC_POP, num);
+}
 
 static double elapsed(double since)
 {
@@ -131,6 +154,7 @@ static int make_files(struct dr *r, enum dc_kind kind, uint32_t count, char **wh
 					 aw_errname(-rc));
 			return -1;
 		}
+		dr_record_made(&r->rec, kind, i);
 		if (kind == DC_POP)
 			progress(r, "creating", i + 1, count);
 	}
@@ -141,7 +165,8 @@ static void unlink_name(struct dr *r, enum dc_kind kind, uint32_t i)
 {
 	char name[DC_NAME_LEN + 1];
 	dc_name(kind, i, name);
-	(void)unlinkat(r->dirfd, name, 0);
+	if (unlinkat(r->dirfd, name, 0) == 0)
+		dr_record_gone(&r->rec, kind, i);
 }
 
 /* A whole scan with the big buffer, bounded. */
@@ -188,11 +213,96 @@ static void record_offsets(struct dr *r, const struct ds_scan *s)
 			r->off_by_num[dc_tag_num(s->tag[i])] = s->off[i];
 }
 
-/* Append "WHAT: problem" to *msg when the census is not clean. */
-static void census_into(struct dr *r, const struct ds_scan *s, const char *what, char **msg)
+#define PATTERN_SHOWN 4
+
+/* After dr_census(): the missing names from (kind, num) on that form a
+ * run in creation order (names removed may lie within it); its last
+ * missing name, and how many are missing in it. */
+static uint32_t missing_run(const struct dr *r, enum dc_kind k, uint32_t num, uint32_t opened,
+			    uint32_t *count)
 {
-	/* A listing the filesystem failed says nothing about which names it
-	 * holds: counting them as missing would blame the wrong defect. */
+	uint32_t end = num;
+	*count = 0;
+	for (uint32_t i = num; i < r->rec.size[k]; i++) {
+		if (dr_is_missing(&r->rec, k, i, opened)) {
+			end = i;
+			(*count)++;
+		} else if (!dr_record_removed(&r->rec, k, i)) {
+			break;
+		}
+	}
+	return end;
+}
+
+/* One run of missing names, from first to last, looked up (does the
+ * file exist, though the listing lacks it?) and placed after the removed
+ * name of its kind nearest before it in creation order. */
+static char *describe_run(const struct dr *r, enum dc_kind k, uint32_t first, uint32_t last,
+			  uint32_t count)
+{
+	char name[DC_NAME_LEN + 1], other[DC_NAME_LEN + 1];
+	struct stat st;
+	uint32_t before, removed;
+	dc_name(k, first, name);
+	char *found = fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+		      ? xstrdup("exists but is not listed")
+		      : xasprintf("not listed, and fstatat: %s", aw_errname(errno));
+	char *where;
+	const char *them = count > 1 ? "them" : "it";
+	if (dr_removed_before(&r->rec, k, first, &before, &removed)) {
+		dc_name(k, before, other);
+		where = xasprintf("%u place%s after removed %s, %u removed before %s", first - before,
+				  first - before == 1 ? "" : "s", other, removed, them);
+	} else {
+		where = xasprintf("no removed name before %s", them);
+	}
+	char *run;
+	if (count > 1) {
+		dc_name(k, last, other);
+		run = xasprintf("%s to %s (%u in a row; the first %s; %s)", name, other, count, found,
+				where);
+	} else {
+		run = xasprintf("%s (%s; %s)", name, found, where);
+	}
+	free(found);
+	free(where);
+	return run;
+}
+
+/* The missing names of the last census, in runs in creation order, the
+ * first few: "f0000011 (exists but is not listed; 1 place after removed
+ * f0000010, 1 removed before it)" where the name after a removed one
+ * goes, "f0000023 to f0000026 (4 in a row; ...; 13 places after removed
+ * f0000010, 4 removed before them)" where a position that counts entries
+ * moves past as many names as went before it. */
+static char *missing_pattern(const struct dr *r, uint32_t opened)
+{
+	char *s = xstrdup("");
+	size_t shown = 0;
+	for (enum dc_kind k = DC_POP; k < DR_KINDS && shown < PATTERN_SHOWN; k++) {
+		for (uint32_t i = 0; i < r->rec.size[k] && shown < PATTERN_SHOWN; i++) {
+			if (!dr_is_missing(&r->rec, k, i, opened))
+				continue;
+			uint32_t count, last = missing_run(r, k, i, opened, &count);
+			char *run = describe_run(r, k, i, last, count);
+			char *t = xasprintf("%s%s%s", s, shown++ ? ", " : "", run);
+			free(run);
+			free(s);
+			s = t;
+			i = last;
+		}
+	}
+	return s;
+}
+
+/* Hold listing s, of a stream opened at moment opened, against the
+ * record: "WHAT: census[: missing names][; trouble]" appended to *msg
+ * when it is not clean.  A listing the filesystem failed says nothing
+ * about which names it holds (counting them missing would blame the
+ * wrong defect): its first is kept in r->scan_error. */
+static void held_into(struct dr *r, const struct ds_scan *s, uint32_t opened, const char *what,
+		      char **msg)
+{
 	if (s->err) {
 		if (!r->scan_error) {
 			char *trouble = ds_scan_trouble(s);
@@ -201,16 +311,19 @@ static void census_into(struct dr *r, const struct ds_scan *s, const char *what,
 		}
 		return;
 	}
-	struct ds_census c;
-	ds_census(s, r->n, r->dead, r->scratch, &c);
+	struct dr_census c;
+	dr_census(&r->rec, s, opened, &c);
 	char *trouble = ds_scan_trouble(s);
-	if (ds_census_ok(&c) && !trouble)
+	if (dr_census_ok(&c) && !trouble)
 		return;
-	char *d = ds_census_describe(&c);
-	char *t = xasprintf("%s%s%s: %s%s%s", *msg ? *msg : "", *msg ? "; " : "", what, d,
-			    trouble && *d ? "; " : "", trouble ? trouble : "");
+	char *d = dr_census_describe(&c);
+	char *pattern = c.missing ? missing_pattern(r, opened) : xstrdup("");
+	char *t = xasprintf("%s%s%s: %s%s%s%s%s", *msg ? *msg : "", *msg ? "; " : "", what, d,
+			    *pattern ? ": " : "", pattern, trouble && *d ? "; " : "",
+			    trouble ? trouble : "");
 	free(*msg);
 	free(d);
+	free(pattern);
 	free(trouble);
 	*msg = t;
 }
@@ -233,6 +346,7 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 		aw_error(ctx, "telldir_matches_doff", "opendir: %s", aw_errname(e));
 		return xasprintf("opendir: %s", aw_errname(e));
 	}
+	r->listings++;
 	struct ds_scan pass = { 0 };
 	long *tells = NULL;
 	size_t alloc = 0, mismatches = 0, n = 0;
@@ -273,7 +387,7 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 	pass.ended = n < r->cap && !err;
 	pass.capped = n >= r->cap;
 	pass.err = err;
-	census_into(r, &pass, "readdir(3) on a fresh descriptor", complete_msg);
+	held_into(r, &pass, dr_record_now(&r->rec), "readdir(3) on a fresh descriptor", complete_msg);
 	if (err) {
 		aw_unobserved(ctx, "reopen_stable", "readdir failed with %s after %zu entries",
 			      aw_errname(err), n);
@@ -333,7 +447,7 @@ static char *dir_stream(struct dr *r, char **complete_msg)
 	pass.ended = n < r->cap && !errno;
 	pass.capped = n >= r->cap;
 	pass.err = n < r->cap ? errno : 0;
-	census_into(r, &pass, "readdir(3) after rewinddir()", complete_msg);
+	held_into(r, &pass, dr_record_now(&r->rec), "readdir(3) after rewinddir()", complete_msg);
 	closedir(d);
 	free(tells);
 	free(pass.tag);
@@ -453,6 +567,7 @@ static bool baseline(struct dr *r, char **complete_msg)
 			close(fd);
 		return false;
 	}
+	r->listings++;
 	char *trouble = ds_scan_trouble(&r->a);
 	if (trouble && r->a.err) /* the filesystem failed: an error, not an endless listing */
 		aw_error(ctx, "terminates", "%s", trouble);
@@ -470,7 +585,7 @@ static bool baseline(struct dr *r, char **complete_msg)
 		aw_pass(ctx, "unique");
 	observe_cookies(r);
 	record_offsets(r, &r->a);
-	census_into(r, &r->a, "first scan", complete_msg);
+	held_into(r, &r->a, dr_record_now(&r->rec), "first scan", complete_msg);
 
 	char *seekdir_msg = dir_stream(r, complete_msg);
 
@@ -500,7 +615,7 @@ static size_t live_order(struct dr *r, const struct ds_scan *s, uint32_t *order)
 		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n)
 			continue;
 		uint32_t num = dc_tag_num(t);
-		if (r->dead[num] || r->scratch[num])
+		if (!pop_has(r, num) || r->scratch[num])
 			continue;
 		r->scratch[num] = 1;
 		order[len++] = num;
@@ -508,13 +623,24 @@ static size_t live_order(struct dr *r, const struct ds_scan *s, uint32_t *order)
 	return len;
 }
 
-/* r->pick: the names of order that dc_spread_pick() chooses; how many. */
+/* One of the names listed next to those early_changes() removed: no
+ * check removes them, so that every later listing can show them lost. */
+static bool is_kept(const struct dr *r, uint32_t num)
+{
+	for (size_t i = 0; i < r->nkept; i++)
+		if (r->kept[i] == num)
+			return true;
+	return false;
+}
+
+/* r->pick: the names of order that dc_spread_pick() chooses, but the
+ * kept ones; how many. */
 static size_t mark_spread(struct dr *r, const uint32_t *order, size_t len)
 {
 	size_t picked = 0;
 	memset(r->pick, 0, r->n);
 	for (size_t i = 0; i < len; i++) {
-		if (dc_spread_pick(i, len)) {
+		if (dc_spread_pick(i, len) && !is_kept(r, order[i])) {
 			r->pick[order[i]] = 1;
 			picked++;
 		}
@@ -529,99 +655,8 @@ static int remove_pick(struct dr *r, uint32_t num)
 	dc_name(DC_POP, num, name);
 	if (unlinkat(r->dirfd, name, 0) != 0 && errno != ENOENT)
 		return errno;
-	r->dead[num] = 1;
+	dr_record_gone(&r->rec, DC_POP, num);
 	return 0;
-}
-
-#define PATTERN_SHOWN 4
-
-/* After ds_census() with r->dead: the survivors of order (the listing
- * before the removals) that the listing lacked, in runs (removed names
- * may lie within one), the first few each with the removed name nearest
- * before it and how many were removed before it, so that the pattern
- * shows: "f0000011 (1 place after removed f0000010, 1 removed before
- * it)" where the name after a removed one goes, "f0000023 to f0000026
- * (4 in a row, 13 places after removed f0000010, 4 removed before them)"
- * where a position that counts entries moves past as many survivors as
- * names went before it. */
-static char *missing_pattern(const struct dr *r, const uint32_t *order, size_t len)
-{
-	char *s = xstrdup("");
-	char name[16], name2[16], name3[16];
-	size_t shown = 0, last_removed = SIZE_MAX, removed = 0;
-
-	for (size_t i = 0; i < len && shown < PATTERN_SHOWN; i++) {
-		uint32_t num = order[i];
-		if (r->dead[num]) {
-			last_removed = i;
-			removed++;
-			continue;
-		}
-		if (r->scratch[num])
-			continue;
-		/* A run: missing survivors, and removed names among them. */
-		size_t end = i, count = 0;
-		for (size_t j = i; j < len && (r->dead[order[j]] || !r->scratch[order[j]]); j++)
-			if (!r->dead[order[j]]) {
-				end = j;
-				count++;
-			}
-		char *first = xstrdup(dc_tag_name(dc_tag(DC_POP, num), name));
-		char *run = count > 1 ? xasprintf(" to %s", dc_tag_name(dc_tag(DC_POP, order[end]),
-									 name2)) : xstrdup("");
-		char *where = last_removed == SIZE_MAX ? xstrdup("no removed name before")
-			: xasprintf("%zu place%s after removed %s, %zu removed before", i - last_removed,
-				    i - last_removed == 1 ? "" : "s",
-				    dc_tag_name(dc_tag(DC_POP, order[last_removed]), name3), removed);
-		char *t = count > 1
-			? xasprintf("%s%s%s%s (%zu in a row, %s them)", s, shown ? ", " : "", first,
-				    run, count, where)
-			: xasprintf("%s%s%s (%s it)", s, shown ? ", " : "", first, where);
-		free(first);
-		free(run);
-		free(where);
-		free(s);
-		s = t;
-		shown++;
-		/* Go on after the run: the removed names in it count for the next. */
-		for (size_t j = i; j <= end; j++)
-			if (r->dead[order[j]]) {
-				last_removed = j;
-				removed++;
-			}
-		i = end;
-	}
-	return s;
-}
-
-/* "WHAT: census[, missing: pattern][; trouble]" appended to *msg when
- * the listing s (compared with r->dead) is not clean by the rules of
- * allow_ghosts; order is the listing before the removals. */
-static void survivors_into(struct dr *r, const struct ds_scan *s, const uint32_t *order,
-			   size_t len, bool allow_ghosts, const char *what, char **msg)
-{
-	struct ds_census c;
-	ds_census(s, r->n, r->dead, r->scratch, &c);
-	if (allow_ghosts)
-		c.ghosts = 0;
-	c.strangers = 0; /* names abiwatch did not make: complete's business */
-	char *trouble = ds_scan_trouble(s);
-	if (ds_census_ok(&c) && !trouble)
-		return;
-	char *d = ds_census_describe(&c);
-	char *pattern = c.missing ? missing_pattern(r, order, len) : NULL;
-	if (pattern && !*pattern) { /* all of them were lacking before the removals */
-		free(pattern);
-		pattern = NULL;
-	}
-	char *t = xasprintf("%s%s%s: %s%s%s%s%s", *msg ? *msg : "", *msg ? "; " : "", what, d,
-			    pattern ? ": " : "", pattern ? pattern : "", trouble && *d ? "; " : "",
-			    trouble ? trouble : "");
-	free(*msg);
-	free(d);
-	free(pattern);
-	free(trouble);
-	*msg = t;
 }
 
 /* ---- changes during a scan ---- */
@@ -666,7 +701,7 @@ static void churn_step(void *arg, const struct ds_scan *s)
 	 * as the scan has passed it (where a cursor that counts entries
 	 * shifts), the last few before the scan gets there. */
 	for (size_t i = c->order_len; c->seen == 0 && i-- > 0 && i + PICKS_AHEAD >= c->order_len;)
-		if (c->r->pick[c->order[i]] && !c->r->dead[c->order[i]] && !c->err &&
+		if (c->r->pick[c->order[i]] && pop_has(c->r, c->order[i]) && !c->err &&
 		    churn_remove(c, c->order[i]))
 			c->picks_ahead++;
 	for (; c->seen < s->len && !c->err; c->seen++) {
@@ -674,7 +709,7 @@ static void churn_step(void *arg, const struct ds_scan *s)
 		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= c->r->n)
 			continue;
 		uint32_t num = dc_tag_num(t);
-		if (c->r->pick[num] && !c->r->dead[num] && churn_remove(c, num))
+		if (c->r->pick[num] && pop_has(c->r, num) && churn_remove(c, num))
 			c->picks_passed++;
 	}
 	/* And the name the scan would list next, where an offset map that
@@ -685,7 +720,7 @@ static void churn_step(void *arg, const struct ds_scan *s)
 		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= c->r->n)
 			continue;
 		uint32_t at = c->place[dc_tag_num(t)];
-		if (at != UINT32_MAX && at + 1 < c->order_len && !c->r->dead[c->order[at + 1]] &&
+		if (at != UINT32_MAX && at + 1 < c->order_len && pop_has(c->r, c->order[at + 1]) &&
 		    churn_remove(c, c->order[at + 1]))
 			c->next_removed++;
 		break;
@@ -697,6 +732,7 @@ static void churn_step(void *arg, const struct ds_scan *s)
 			c->why = xasprintf("unlink %s: %s", name, aw_errname(errno));
 			break;
 		}
+		dr_record_gone(&c->r->rec, DC_ADDED_X, c->done);
 		dc_name(DC_ADDED_Y, c->done, name);
 		int rc = make_file(c->r, name);
 		if (rc) {
@@ -704,14 +740,21 @@ static void churn_step(void *arg, const struct ds_scan *s)
 			c->why = xasprintf("creating %s: %s", name, aw_errname(-rc));
 			break;
 		}
+		dr_record_made(&c->r->rec, DC_ADDED_Y, c->done);
 		c->done++;
 	}
+}
+
+/* The names unmodified_once adds and removes during its scan. */
+static uint32_t added_count(uint32_t n)
+{
+	return n / 20 > 16 ? n / 20 : 16;
 }
 
 static void unmodified_once(struct dr *r)
 {
 	struct aw_ctx *ctx = r->ctx;
-	uint32_t m = r->n / 20 > 16 ? r->n / 20 : 16;
+	uint32_t m = added_count(r->n);
 	char *why = NULL;
 
 	if (make_files(r, DC_ADDED_X, m, &why) != 0) {
@@ -736,11 +779,13 @@ static void unmodified_once(struct dr *r)
 	struct ds_scan_opts o = {
 		.cap = 3 * c.total + 1000, .bufsize = bufsize, .after_call = churn_step, .arg = &c,
 	};
+	uint32_t opened = dr_record_now(&r->rec);
 	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
+	r->listings++;
 	/* The picks the scan never listed go now: every pick is removed. */
 	uint32_t picks_after = 0;
 	for (size_t i = 0; i < len && !c.err; i++)
-		if (r->pick[order[i]] && !r->dead[order[i]] && churn_remove(&c, order[i]))
+		if (r->pick[order[i]] && pop_has(r, order[i]) && churn_remove(&c, order[i]))
 			picks_after++;
 
 	if (c.err) {
@@ -752,11 +797,11 @@ static void unmodified_once(struct dr *r)
 		aw_error(ctx, "unmodified_once", "scanning: getdents64 failed with %s after %zu entries",
 			 aw_errname(r->b.err), r->b.len);
 	} else {
-		/* Names removed during the scan may be listed or not. */
+		/* Names removed or added during the scan may be listed or not. */
 		char *msg = NULL;
-		survivors_into(r, &r->b, order, len, true, "the untouched names", &msg);
-		struct ds_census cs;
-		ds_census(&r->b, r->n, r->dead, r->scratch, &cs);
+		held_into(r, &r->b, opened, "the untouched names", &msg);
+		struct dr_census cs;
+		dr_census(&r->rec, &r->b, opened, &cs);
 		if (msg)
 			aw_fail(ctx, "unmodified_once", "with %u names added and %u removed during "
 				"the scan, and %zu more spread among the others removed as the scan "
@@ -769,7 +814,7 @@ static void unmodified_once(struct dr *r)
 			"%zu of the changed names were listed; of %zu names spread through the "
 			"listing (every 20th, the first and last 3), %u removed just after the scan "
 			"passed them, %u before it got there, %u after it; and the next name after "
-			"each call, %u names", c.done, c.done, r->b.calls, cs.added, picked,
+			"each call, %u names", c.done, c.done, r->b.calls, cs.changed, picked,
 			c.picks_passed, c.picks_ahead, picks_after, c.next_removed);
 	}
 	free(order);
@@ -803,7 +848,7 @@ static void stable_after_unlink(struct dr *r)
 	uint32_t q = r->n / 10 ? r->n / 10 : 1, deleted = 0;
 	for (size_t i = 0; i < r->a.len && deleted < q; i++) {
 		uint32_t t = r->a.tag[i];
-		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n || r->dead[dc_tag_num(t)])
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n || !pop_has(r, dc_tag_num(t)))
 			continue;
 		char name[DC_NAME_LEN + 1];
 		dc_name(DC_POP, dc_tag_num(t), name);
@@ -811,32 +856,40 @@ static void stable_after_unlink(struct dr *r)
 			aw_unobserved(ctx, obs, "unlink %s: %s", name, aw_errname(errno));
 			return;
 		}
-		r->dead[dc_tag_num(t)] = 1;
+		dr_record_gone(&r->rec, DC_POP, dc_tag_num(t));
 		deleted++;
 	}
-	if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 || !r->b.ended) {
+	/* One open for the scan and the seeks after it. */
+	uint32_t opened = dr_record_now(&r->rec);
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || ds_scan_fd(fd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 || !r->b.ended) {
 		aw_unobserved(ctx, obs, "the scan after deleting did not end normally");
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
+	r->listings++;
+	r->b_current = true; /* survivors_once starts from it */
+	held_into(r, &r->b, opened, "a fresh scan after stable_after_unlink's deletions",
+		  &r->record_msg);
 	size_t changed = 0, survivors = 0;
 	for (size_t i = 0; i < r->b.len; i++) {
 		uint32_t t = r->b.tag[i];
-		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n || r->dead[dc_tag_num(t)])
+		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n || !pop_has(r, dc_tag_num(t)))
 			continue;
 		survivors++;
 		changed += r->off_by_num[dc_tag_num(t)] != r->b.off[i];
 	}
-	struct ds_census cs;
-	ds_census(&r->b, r->n, r->dead, r->scratch, &cs);
+	struct dr_census cs;
+	dr_census(&r->rec, &r->b, opened, &cs);
 
 	/* Seeks to old cookies of survivors, at most UNLINK_SAMPLE of them. */
-	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t step = r->a.len / UNLINK_SAMPLE + 1, tried = 0, wrong = 0;
 	char small[SEEK_BUF];
 	for (size_t p = 0; fd >= 0 && p + 1 < r->a.len; p += step) {
 		uint32_t t = r->a.tag[p], next = r->a.tag[p + 1];
 		if (!dc_tag_is(t, DC_POP) || !dc_tag_is(next, DC_POP) || dc_tag_num(t) >= r->n ||
-		    dc_tag_num(next) >= r->n || r->dead[dc_tag_num(t)] || r->dead[dc_tag_num(next)])
+		    dc_tag_num(next) >= r->n || !pop_has(r, dc_tag_num(t)) || !pop_has(r, dc_tag_num(next)))
 			continue;
 		tried++;
 		long got = -1;
@@ -871,7 +924,7 @@ static void read_stream(struct dr *r, DIR *d, struct ds_scan *l, size_t stop_aft
 			l->tag = xrealloc(l->tag, l->alloc * sizeof(*l->tag));
 		}
 		l->tag[l->len++] = tag;
-		*live += dc_tag_is(tag, DC_POP) && dc_tag_num(tag) < r->n && !r->dead[dc_tag_num(tag)];
+		*live += dc_tag_is(tag, DC_POP) && dc_tag_num(tag) < r->n && pop_has(r, dc_tag_num(tag));
 		errno = 0;
 	}
 	if (l->len >= r->cap)
@@ -895,22 +948,34 @@ static void survivors_once(struct dr *r)
 	struct aw_ctx *ctx = r->ctx;
 	const char *chk = "survivors_once";
 
-	if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 || !r->b.ended) {
-		char *trouble = ds_scan_trouble(&r->b);
-		aw_error(ctx, chk, "the scan before the removals did not end normally%s%s",
-			 trouble ? ": " : "", trouble ? trouble : "");
-		free(trouble);
-		return;
+	char *msg = NULL;
+	/* The scan stable_after_unlink held against the record, if it was
+	 * the last change: one full scan fewer. */
+	if (!r->b_current) {
+		uint32_t opened = dr_record_now(&r->rec);
+		if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 ||
+		    !r->b.ended) {
+			char *trouble = ds_scan_trouble(&r->b);
+			aw_error(ctx, chk, "the scan before the removals did not end normally%s%s",
+				 trouble ? ": " : "", trouble ? trouble : "");
+			free(trouble);
+			return;
+		}
+		r->listings++;
+		held_into(r, &r->b, opened, "a fresh scan before the removals", &msg);
 	}
+	r->b_current = false;
 	uint32_t *order = xmalloc(((size_t)r->n + 1) * sizeof(*order));
 	size_t len = live_order(r, &r->b, order);
 	if (len < 2) {
 		aw_skip(ctx, chk, "needs 2 names at least: one to remove, one to keep (%zu left)", len);
 		free(order);
+		free(msg);
 		return;
 	}
 	size_t picked = mark_spread(r, order, len);
 
+	uint32_t opened = dr_record_now(&r->rec);
 	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -918,8 +983,10 @@ static void survivors_once(struct dr *r)
 		if (fd >= 0)
 			close(fd);
 		free(order);
+		free(msg);
 		return;
 	}
+	r->listings++;
 	struct ds_scan l = { 0 };
 	size_t live = 0;
 	read_stream(r, d, &l, len / 2, &live);
@@ -939,7 +1006,6 @@ static void survivors_once(struct dr *r)
 	}
 	closedir(d);
 
-	char *msg = NULL;
 	if (err) {
 		char name[16];
 		aw_error(ctx, chk, "unlink %s: %s", dc_tag_name(dc_tag(DC_POP, bad), name),
@@ -953,16 +1019,18 @@ static void survivors_once(struct dr *r)
 	/* Names removed after opendir() may be listed or not (POSIX readdir). */
 	char *what = xasprintf("readdir(3) on a stream opened before, resumed with seekdir() "
 			       "after entry %zu", before);
-	survivors_into(r, &l, order, len, true, what, &msg);
+	held_into(r, &l, opened, what, &msg);
 	free(what);
+	opened = dr_record_now(&r->rec);
 	if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 && !r->b.err)
 		r->b.err = ENOMEM;
+	r->listings++;
 	if (r->b.err) {
 		aw_error(ctx, chk, "getdents64 failed with %s after %zu entries", aw_errname(r->b.err),
 			 r->b.len);
 		goto out;
 	}
-	survivors_into(r, &r->b, order, len, false, "a fresh getdents64 scan", &msg);
+	held_into(r, &r->b, opened, "a fresh getdents64 scan", &msg);
 	if (msg)
 		aw_fail(ctx, chk, "with %zu of %zu names removed, spread among the others: %s",
 			picked, len, msg);
@@ -974,6 +1042,118 @@ out:
 	free(msg);
 	free(l.tag);
 	free(order);
+}
+
+/* ---- the record ---- */
+
+/* The first changes, before any check that changes the directory: the
+ * name in the middle of scan A's order unlinked and the one a quarter of
+ * the way renamed to its 'r' name, each with names kept on both sides.
+ * A listing that loses a neighbour from the first unlink or rename on
+ * then has every later scan to show it in; before, the first names
+ * removed were the last of the listing, next to each other, and the
+ * name they hid went with them. */
+static void early_changes(struct dr *r)
+{
+	uint32_t *order = xmalloc(((size_t)r->n + 1) * sizeof(*order));
+	size_t len = live_order(r, &r->a, order);
+	char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
+
+	/* Their neighbours in scan A's order stay to the end. */
+	for (size_t i = 0; len >= 4 && i < 2; i++) {
+		size_t at = i ? len / 2 : len / 4;
+		r->kept[r->nkept++] = order[at - 1];
+		r->kept[r->nkept++] = order[at + 1];
+	}
+	if (len >= 3) {
+		uint32_t mid = order[len / 2];
+		dc_name(DC_POP, mid, from);
+		if (unlinkat(r->dirfd, from, 0) == 0)
+			dr_record_gone(&r->rec, DC_POP, mid);
+		else
+			r->early_error = xasprintf("unlink %s: %s", from, aw_errname(errno));
+	}
+	if (len >= 4 && !r->early_error) {
+		uint32_t quarter = order[len / 4];
+		dc_name(DC_POP, quarter, from);
+		dc_name(DC_RENAMED, quarter, to);
+		if (renameat(r->dirfd, from, r->dirfd, to) == 0) {
+			dr_record_gone(&r->rec, DC_POP, quarter);
+			dr_record_made(&r->rec, DC_RENAMED, quarter);
+		} else {
+			r->early_error = xasprintf("rename %s to %s: %s", from, to, aw_errname(errno));
+		}
+	}
+	free(order);
+}
+
+/* The population names still there, by the record. */
+static size_t pop_present(const struct dr *r)
+{
+	size_t count = 0;
+	for (uint32_t i = 0; i < r->n; i++)
+		count += pop_has(r, i);
+	return count;
+}
+
+/* matches_record: after the checks that change the directory (but
+ * terminates_rename, whose renamer is killed part way, so that no record
+ * can say which name of each pair exists), a DIR stream read half way,
+ * a fresh getdents64 scan, and the stream resumed with seekdir() at the
+ * cookie telldir() gave half way: each listing, and the scans no check
+ * of their own holds, against the record. */
+static void matches_record(struct dr *r)
+{
+	struct aw_ctx *ctx = r->ctx;
+	const char *chk = "matches_record";
+
+	if (r->early_error) {
+		aw_error(ctx, chk, "changing the directory before the checks: %s", r->early_error);
+		return;
+	}
+	uint32_t opened = dr_record_now(&r->rec);
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		aw_error(ctx, chk, "opendir: %s", aw_errname(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	r->listings++;
+	struct ds_scan l = { 0 };
+	size_t live = 0, half = pop_present(r) / 2;
+	read_stream(r, d, &l, half ? half : 1, &live);
+	long cookie = telldir(d);
+	size_t before = l.len;
+
+	char *msg = r->record_msg;
+	r->record_msg = NULL;
+	uint32_t fresh = dr_record_now(&r->rec);
+	if (ds_scan_fresh(r->dirfd, r->buf, BIG_SCAN(r), &r->set, &r->b) != 0 && !r->b.err)
+		r->b.err = ENOMEM;
+	r->listings++;
+	held_into(r, &r->b, fresh, "a fresh getdents64 scan", &msg);
+	if (!l.err && !l.capped && !l.ended) {
+		seekdir(d, cookie);
+		read_stream(r, d, &l, 0, &live);
+	}
+	closedir(d);
+	char *what = xasprintf("readdir(3) resumed with seekdir() at the cookie telldir() gave "
+			       "after entry %zu, a fresh scan between", before);
+	held_into(r, &l, opened, what, &msg);
+	free(what);
+	free(l.tag);
+
+	if (msg)
+		aw_fail(ctx, chk, "%s", msg);
+	else if (r->b.err || l.err)
+		aw_error(ctx, chk, "a listing failed: %s", aw_errname(r->b.err ? r->b.err : l.err));
+	else
+		aw_pass(ctx, chk);
+	aw_note(ctx, "matches_record: %zu listings held against the probe's record of the "
+		"directory", r->listings);
+	free(msg);
 }
 
 /* What the renaming child of terminates_rename works on. */
@@ -1013,7 +1193,7 @@ static void terminates_rename(struct dr *r)
 	int sync[2];
 
 	for (uint32_t i = 0; i < r->n; i++)
-		if (!r->dead[i])
+		if (pop_has(r, i))
 			alive[count++] = i;
 	if (count == 0 || pipe2(sync, O_CLOEXEC) != 0) {
 		aw_error(ctx, "terminates_rename", "%s", count ? "pipe failed" : "no names left");
@@ -1129,8 +1309,14 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 	r.buf = xmalloc(DS_BIG_BUF);
 	r.off_by_num = xcalloc(n, sizeof(*r.off_by_num));
 	r.scratch = xcalloc(n, 1);
-	r.dead = xcalloc(n, 1);
 	r.pick = xcalloc(n, 1);
+	uint32_t m = added_count(n);
+	const uint32_t sizes[DR_KINDS] = { [DC_POP] = n, [DC_ADDED_X] = m, [DC_ADDED_Y] = m,
+					   [DC_RENAMED] = n };
+	if (dr_record_init(&r.rec, sizes) != 0) {
+		aw_error_rest(ctx, "out of memory for the record of %u entries", n);
+		goto out;
+	}
 
 	if (make_files(&r, DC_POP, n, &why) != 0) {
 		aw_error_rest(ctx, "%s", why);
@@ -1141,19 +1327,22 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 	if (timing)
 		bare_timing(&r, &bare_scan, &bare_seek);
 
-	double t1 = aw_now(), phase[7];
+	double t1 = aw_now(), phase[8];
 	char *complete_msg = NULL;
 	if (!baseline(&r, &complete_msg))
 		goto out;
 	phase[0] = aw_now();
 	compat32(&r);
 	phase[1] = aw_now();
+	early_changes(&r);
 	unmodified_once(&r);
 	phase[2] = aw_now();
-	/* The changes are over: a fresh open must list the names again. */
+	/* A fresh open must list the names again. */
 	if (ds_scan_fresh(r.dirfd, r.buf, BIG_SCAN(&r), &r.set, &r.a) != 0 && !r.a.err)
 		r.a.err = ENOMEM;
-	census_into(&r, &r.a, "a fresh scan after the changes of unmodified_once", &complete_msg);
+	r.listings++;
+	held_into(&r, &r.a, dr_record_now(&r.rec), "a fresh scan after the changes of "
+		  "unmodified_once", &complete_msg);
 	if (complete_msg)
 		aw_fail(ctx, "complete", "%s", complete_msg);
 	else if (r.scan_error)
@@ -1166,8 +1355,10 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 	phase[4] = aw_now();
 	survivors_once(&r);
 	phase[5] = aw_now();
-	terminates_rename(&r);
+	matches_record(&r);
 	phase[6] = aw_now();
+	terminates_rename(&r);
+	phase[7] = aw_now();
 	double checks_s = elapsed(t1);
 
 	struct rusage ru;
@@ -1179,9 +1370,10 @@ static void work(struct aw_ctx *ctx, const struct aw_fs_target *t, struct aw_fs 
 			 (double)ru.ru_maxrss * 1024 / n);
 	aw_note(ctx, "timing: %u entries created in %.3f s, checked in %.3f s (scans and seeks "
 		"%.3f, compat32 %.3f, unmodified_once %.3f, rescan %.3f, stable_after_unlink %.3f, "
-		"survivors_once %.3f, terminates_rename %.3f); peak RSS %.1f MiB%s", n, create_s,
-		checks_s, phase[0] - t1, phase[1] - phase[0], phase[2] - phase[1],
-		phase[3] - phase[2], phase[4] - phase[3], phase[5] - phase[4], phase[6] - phase[5],
+		"survivors_once %.3f, matches_record %.3f, terminates_rename %.3f); peak RSS %.1f "
+		"MiB%s", n, create_s, checks_s, phase[0] - t1, phase[1] - phase[0],
+		phase[2] - phase[1], phase[3] - phase[2], phase[4] - phase[3], phase[5] - phase[4],
+		phase[6] - phase[5], phase[7] - phase[6],
 		(double)ru.ru_maxrss / 1024, per_entry);
 	if (timing)
 		aw_note(ctx, "bench: entries %u checks %.3f s bare_scan %.3f s bare_seeks %.3f s "
@@ -1195,7 +1387,9 @@ out:
 	free(r.buf);
 	free(r.off_by_num);
 	free(r.scratch);
-	free(r.dead);
+	dr_record_free(&r.rec);
+	free(r.record_msg);
+	free(r.early_error);
 	free(r.pick);
 }
 

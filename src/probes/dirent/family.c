@@ -35,6 +35,10 @@ const struct aw_item dirent_items[] = {
 		      "removed, every other name is listed exactly once: by a fresh getdents64 scan, "
 		      "and by a DIR stream opened before and resumed with seekdir() at a cookie "
 		      "taken before the removals"),
+	AW_CHECK_ITEM("matches_record", "after the changes, a fresh getdents64 scan and a DIR "
+		      "stream resumed with seekdir() at a cookie taken earlier list exactly the "
+		      "names the probe's own calls left, as does every listing no other check "
+		      "holds; fresh scans up to 12 listings in all"),
 	AW_OBS_ITEM("cookie_bits", "bits of the largest d_off but the end-of-directory one",
 		    .change = "programs packing data above d_off (GlusterFS DHT) lose or corrupt it",
 		    .unit = "bit"),

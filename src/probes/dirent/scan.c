@@ -163,38 +163,6 @@ char *ds_scan_trouble(const struct ds_scan *s)
 	return NULL;
 }
 
-void ds_census(const struct ds_scan *s, uint32_t n, const uint8_t *dead, uint8_t *scratch,
-	       struct ds_census *c)
-{
-	memset(c, 0, sizeof(*c));
-	memset(scratch, 0, n);
-	for (size_t i = 0; i < s->len; i++) {
-		uint32_t t = s->tag[i];
-		if (t == DC_TAG_DOT)
-			c->dots++;
-		else if (t == DC_TAG_DOTDOT)
-			c->dotdots++;
-		else if (t & DC_TAG_STRANGER)
-			c->strangers++;
-		else if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= n)
-			c->added++;
-		else if (dead && dead[dc_tag_num(t)]) {
-			if (c->ghosts++ == 0)
-				c->first_ghost = dc_tag_num(t);
-		} else if (scratch[dc_tag_num(t)] == 0) {
-			scratch[dc_tag_num(t)] = 1;
-		} else if (scratch[dc_tag_num(t)] == 1) {
-			scratch[dc_tag_num(t)] = 2; /* counted once however often */
-			if (c->repeated++ == 0)
-				c->first_repeated = dc_tag_num(t);
-		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		if (!scratch[i] && !(dead && dead[i]) && c->missing++ == 0)
-			c->first_missing = i;
-	}
-}
-
 const char *ds_dots_name(size_t dots, size_t dotdots)
 {
 	if (dots > 1 || dotdots > 1)
@@ -207,40 +175,4 @@ const char *ds_dots_name(size_t dots, size_t dotdots)
 bool ds_dots_ok(size_t dots, size_t dotdots)
 {
 	return dots == dotdots && dots <= 1;
-}
-
-bool ds_census_ok(const struct ds_census *c)
-{
-	return !c->missing && !c->repeated && !c->ghosts && ds_dots_ok(c->dots, c->dotdots) &&
-	       !c->strangers;
-}
-
-char *ds_census_describe(const struct ds_census *c)
-{
-	char *s = xstrdup("");
-	char name[16];
-#define ADD(...)                                                         \
-	do {                                                             \
-		char *part_ = xasprintf(__VA_ARGS__);                    \
-		char *t_ = xasprintf("%s%s%s", s, *s ? "; " : "", part_); \
-		free(part_);                                             \
-		free(s);                                                 \
-		s = t_;                                                  \
-	} while (0)
-	if (c->missing)
-		ADD("%zu names missing (first %s)", c->missing,
-		    dc_tag_name(dc_tag(DC_POP, c->first_missing), name));
-	if (c->repeated)
-		ADD("%zu names returned more than once (first %s)", c->repeated,
-		    dc_tag_name(dc_tag(DC_POP, c->first_repeated), name));
-	if (c->ghosts)
-		ADD("%zu deleted names returned (first %s)", c->ghosts,
-		    dc_tag_name(dc_tag(DC_POP, c->first_ghost), name));
-	if (!ds_dots_ok(c->dots, c->dotdots))
-		ADD("\".\" %zu times, \"..\" %zu times (POSIX: each once, or neither)", c->dots,
-		    c->dotdots);
-	if (c->strangers)
-		ADD("%zu names abiwatch did not create", c->strangers);
-#undef ADD
-	return s;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Directory scans through the raw getdents64 syscall, recorded entry by
  * entry, with cycle and shared-cookie detection on the way and a bound on
- * the entries read, and the census of what a scan returned. */
+ * the entries read (record.h holds a listing against what exists). */
 #ifndef ABIWATCH_DIRENT_SCAN_H
 #define ABIWATCH_DIRENT_SCAN_H
 
@@ -56,22 +56,11 @@ bool ds_any_negative(const struct ds_scan *s);
 /* Why a scan did not end well, as a sentence, or NULL (malloc'd). */
 char *ds_scan_trouble(const struct ds_scan *s);
 
-/* What a scan returned of the n population files (f0000000...), those
- * marked dead excluded (dead may be NULL). */
-struct ds_census {
-	size_t missing, repeated, ghosts, dots, dotdots, strangers, added;
-	uint32_t first_missing, first_repeated, first_ghost;
-};
-void ds_census(const struct ds_scan *s, uint32_t n, const uint8_t *dead, uint8_t *scratch,
-	       struct ds_census *c);
-bool ds_census_ok(const struct ds_census *c);
 /* POSIX readdir(): "." and ".." are each returned once if they exist,
  * and not at all otherwise; a listing may hold neither, never one
  * without the other, never either twice. */
 bool ds_dots_ok(size_t dots, size_t dotdots);
 /* The dots observation: both, none, dot_only, dotdot_only or repeated. */
 const char *ds_dots_name(size_t dots, size_t dotdots);
-/* "f0000003 missing; ..." (malloc'd). */
-char *ds_census_describe(const struct ds_census *c);
 
 #endif
