@@ -240,8 +240,10 @@ static const struct aw_item v1_items[] = {
 	AW_OBS_ITEM("kmem_limit.value", "memory.kmem.limit_in_bytes of a fresh v1 memory cgroup",
 		    .unit = "B", .change = "the file runtimes write came, went or changed meaning"),
 	AW_OBS_ITEM("kmem_limit.write", "writing -1 to a fresh v1 memory cgroup's memory.kmem.limit_in_bytes: ok or the errno",
-		    .change = "runc and older container runtimes writing it fail to start containers "
-			      "(ENOTSUPP since 5.16, ENOENT where the file was dropped)"),
+		    .change = "ok: accepted (a no-op again since 4597648fddea, Debian 6.1.64 on); errno 524 "
+			      "(ENOTSUPP): refused, as from 5.16 (58056f77502f); ENOENT: the file was dropped "
+			      "(86327e8eb94c); no v1 memory controller: see memory.mount. Any answer but ok fails "
+			      "runc and older runtimes that write it when they start a container"),
 	AW_ITEMS_END,
 };
 

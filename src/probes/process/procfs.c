@@ -56,7 +56,10 @@ static const struct aw_item procfs_items[] = {
 	AW_OBS_ITEM("cmdline.setproctitle", "/proc/self/cmdline after a title that fills the argument area and spills into the environment",
 		    .change = "process titles set by setproctitle() (nginx, postgres, sshd) show cut or garbled", .object = "cmdline"),
 	AW_OBS_ITEM("maps.special", "the bracketed names of the special mappings in /proc/self/maps, in address order ([heap] and [anon:] apart)",
-		    .change = "tools locating the vDSO or the stack by name (debuggers, CRIU, sanitizers) miss it", .object = "maps"),
+		    .change = "a name that appeared or vanished: tools locating the vDSO or the stack by name "
+			      "(debuggers, CRIU, sanitizers) miss it; the same names in another order: the kernel "
+			      "places them elsewhere relative to each other (3c6539b4c177, 6.9, moved the vDSO "
+			      "into the mmap region, below the stack), which only code assuming a layout sees", .object = "maps"),
 	AW_OBS_ITEM("maps.anon_name", "the name /proc/self/maps shows for private anonymous memory named \"abiwatch\" with PR_SET_VMA_ANON_NAME, or the errno",
 		    .change = "EINVAL: no anonymous VMA names (before 5.17, or CONFIG_ANON_VMA_NAME off); allocators' and runtimes' named heaps show anonymous",
 		    .object = "maps.anon_name", .absent = name_refused),

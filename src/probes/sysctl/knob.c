@@ -71,8 +71,9 @@ static const struct aw_item knob_items[] = {
 		    .change = "who may create io_uring instances changed"),
 	KNOB_ITEM("dev.tty.legacy_tiocsti.value",
 		    "dev.tty.legacy_tiocsti (6.2): 1 TIOCSTI works for everyone, 0 only with CAP_SYS_ADMIN",
-		    .change = "ioctl(TIOCSTI) now fails with EIO for unprivileged programs (screen readers, "
-			      "shells pushing input, the old suid attacks)"),
+		    .change = "0: ioctl(TIOCSTI) fails with EIO for programs without CAP_SYS_ADMIN (screen "
+			      "readers, shells pushing input; the old suid attacks stop); 1: it works for everyone; "
+			      "the boot default is CONFIG_LEGACY_TIOCSTI's (sysctl.kconfig.legacy_tiocsti)"),
 	KNOB_ITEM("vm.memfd_noexec.value",
 		    "vm.memfd_noexec (6.3): 0 memfd_create() executable by default, 1 sealed non-executable, 2 exec refused",
 		    .change = "memfd_create() without MFD_EXEC may now give non-executable files or fail: "
