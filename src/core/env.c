@@ -2,6 +2,7 @@
 #include "env.h"
 #include "runner.h"
 #include "i386.h"
+#include "lib/lsm.h"
 #include "lib/util.h"
 #include "lib/child.h"
 #include "lib/errname.h"
@@ -282,6 +283,14 @@ void aw_env_collect(struct aw_env *env)
 	char *features = cpu_features();
 	aw_env_set(env, "cpu_features", features);
 	free(features);
+	/* Which security modules run decides which of their knobs exist and
+	 * which restrictions apply (cause lsm:NAME). */
+	const char *no_lsm;
+	char *lsm = aw_lsm_active(&no_lsm);
+	char *lsm_value = lsm ? xstrdup(lsm) : xasprintf("unknown: %s", no_lsm);
+	aw_env_set(env, "lsm", lsm_value);
+	free(lsm_value);
+	free(lsm);
 	/* A guest of abiwatch vm runs on a fresh boot where nothing was set;
 	 * a machine's global values may be its set-up's, not the kernel's
 	 * defaults (items that follow them declare .varies_with "setup"). */

@@ -375,6 +375,16 @@ int aw_sysctl_write_ll(const struct aw_ctx *ctx, const char *knob, long long val
 /* A message for any of those returns. */
 const char *aw_sysctl_strerror(int rc);
 
+/* ---- security modules ---- */
+
+/* For an item a security module makes (kernel.yama.ptrace_scope): where
+ * the kernel did not start the module (CONFIG_LSM, lsm=; lib/lsm.h), a
+ * skip with the cause lsm:NAME, and true, so that diff folds the item's
+ * absence under the machine's set-up rather than calling it removed.
+ * False where the module runs or the run cannot tell: then the caller
+ * reports what it finds. */
+bool aw_skip_unless_lsm(struct aw_ctx *ctx, const char *item, const char *lsm);
+
 /* ---- the kernel configuration ---- */
 
 /* A probe that records configuration options (lib/kconfig.h): items[0]

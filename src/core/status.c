@@ -134,6 +134,9 @@ static const struct aw_cause causes[] = {
 	{ "cap_", true, "env.caps", NULL /* the capability's name, upper case */, NULL, false, NULL },
 	{ "userns", false, "env.userns", "user namespaces", "", false, NULL },
 	{ "fs:", true, "env.fs", "the ", " filesystem", false, NULL },
+	/* A security module the kernel did not start (CONFIG_LSM, lsm=):
+	 * its knobs do not exist and its restrictions do not apply. */
+	{ "lsm:", true, "env.lsm", "the ", " security module", false, NULL },
 	{ "memory", false, "env.memory", "the machine's memory", "", true, NULL },
 	{ "cpus", false, "env.cpus", "the machine's CPU count", "", true, NULL },
 	{ "clocksource", false, "env.clocksource", "the machine's clocksource", "", true, NULL },

@@ -71,6 +71,7 @@ const char *aw_status_value_rule(enum aw_subject subject);
  *   cap_NAME     the capability, e.g. cap_sys_resource (env.caps)
  *   userns       user namespaces may be created   (env.userns)
  *   fs:NAME      the filesystem can be made here  (env.fs)
+ *   lsm:NAME     the security module is active    (env.lsm)
  *   memory, cpus the machine's size               (env.memory, env.cpus)
  *   vm           a throw-away machine (a VM guest) (env.vm.*)
  *   kconfig      the running kernel's configuration file can be read

@@ -44,6 +44,15 @@ grep -q '^  env.memory: 4294967296 -> 1073741824$' "$work/out" && grep -q '^  en
 	grep -q '^  env.fs: lost xfs$' "$work/out" && ok "the environment: memory, userns, fs" || bad "environment lines"
 grep -qE '^  (fs:xfs|userns): 5 need ' "$work/out" && ok "one line per cause" || bad "cause lines"
 
+# A security module built but not started (env.lsm) and a capability the
+# run lacks (env.caps): the items they decide fold under their causes,
+# both ways, and are never kernel changes.
+expect_diff "a security module not started, a capability lacking" 0 \
+	"0 kernel changes, 0 new failures; 5 items not comparable: 4 need the yama security module (not on the new side), 1 needs CAP_SYS_RESOURCE (not on the new side)" \
+	$fx/setup-a.snapshot $fx/setup-b.snapshot
+expect_diff "a security module started, a capability held" 0 \
+	"0 kernel changes, 0 new failures; 5 items not comparable: 4 need the yama security module (not on the old side), 1 needs CAP_SYS_RESOURCE (not on the old side)" \
+	$fx/setup-b.snapshot $fx/setup-a.snapshot
 # A probe the loaded machine starved (runner: a second try alone ran out
 # of time too while the machine was loaded) is not comparable, either way,
 # and check cannot decide on its items.

@@ -70,6 +70,9 @@ if at_least 6 3; then
 fi
 if [[ -r /proc/sys/kernel/yama/ptrace_scope ]]; then
 	expect obs.process.ptrace.yama.ptrace_scope "$(cat /proc/sys/kernel/yama/ptrace_scope)"
+elif [[ ${snap[env.lsm]-unknown} != unknown* && ,${snap[env.lsm]}, != *,yama,* ]]; then
+	# Yama built but not started, or not built: no knob, no restriction, the set-up's doing
+	expect_match unobserved.process.ptrace.yama.ptrace_scope '^skip: needs lsm:yama: '
 else
 	expect obs.process.ptrace.yama.ptrace_scope absent
 fi

@@ -236,8 +236,11 @@ static void ptrace_run(struct aw_ctx *ctx)
 	observe_exitkill(ctx);
 	long long scope;
 	int rc = aw_read_ll("/proc/sys/kernel/yama/ptrace_scope", &scope);
-	if (rc == -ENOENT)
-		aw_observe(ctx, "yama.ptrace_scope", "absent");
+	/* Yama built but not started restricts nothing: the set-up's doing */
+	if (rc == -ENOENT) {
+		if (!aw_skip_unless_lsm(ctx, "yama.ptrace_scope", "yama"))
+			aw_observe(ctx, "yama.ptrace_scope", "absent");
+	}
 	else if (rc)
 		aw_error(ctx, "yama.ptrace_scope", "reading it: %s", aw_errname(rc));
 	else

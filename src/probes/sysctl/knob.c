@@ -409,6 +409,20 @@ static void write_back_global(struct aw_ctx *ctx, char **knobs, size_t n)
 	}
 }
 
+/* A knob of a security module the kernel did not start: its value, mode
+ * and write-back are skips with the cause lsm:NAME (aw_skip_unless_lsm()). */
+static bool lsm_not_started(struct aw_ctx *ctx, const char *knob, const char *lsm)
+{
+	static const char *const parts[] = { "value", "mode", "writeback" };
+	bool off = false;
+	for (size_t i = 0; i < AW_ARRAY_SIZE(parts); i++) {
+		char obs[512];
+		snprintf(obs, sizeof(obs), "%s.%s", knob, parts[i]);
+		off = aw_skip_unless_lsm(ctx, obs, lsm);
+	}
+	return off;
+}
+
 /* Every documented knob gets its value reported: "absent" where there is
  * no such file (what `sysctl -w` and a program opening it meet), with
  * the configuration option that would make it when the run knows it, so
@@ -423,10 +437,16 @@ static void report_absent(struct aw_ctx *ctx)
 		    aw_reported(ctx, it->name))
 			continue;
 		char *knob = strndup(it->name, len - 6);
-		const char *option = NULL;
+		const char *option = NULL, *lsm = NULL;
 		for (size_t k = 0; k < sc_nknown_knobs; k++)
-			if (strcmp(sc_known_knobs[k].knob, knob) == 0)
+			if (strcmp(sc_known_knobs[k].knob, knob) == 0) {
 				option = sc_known_knobs[k].config;
+				lsm = sc_known_knobs[k].lsm;
+			}
+		if (lsm && lsm_not_started(ctx, knob, lsm)) {
+			free(knob);
+			continue;
+		}
 		char *set = option && cfg.text ? aw_kconfig_value(cfg.text, cfg.len, option) : NULL;
 		if (set)
 			aw_observe(ctx, it->name, "absent (CONFIG_%s=%s)", option, set);

@@ -29,10 +29,14 @@ const char *sc_writeback_skip(const char *name);
 char *sc_value_text(const char *buf, size_t len);
 
 /* Knobs documented one by one (items of their own before the pattern):
- * the CONFIG option without which the kernel has no such knob, if one. */
+ * the CONFIG option without which the kernel has no such knob, if one,
+ * and the security module that registers it, if one: a module built but
+ * not started (CONFIG_LSM, lsm=) has no knob, and its absence is the
+ * machine's set-up, not a removal. */
 struct sc_known {
 	const char *knob;
 	const char *config; /* "IO_URING", or NULL */
+	const char *lsm;    /* "yama", or NULL */
 };
 extern const struct sc_known sc_known_knobs[];
 extern const size_t sc_nknown_knobs;

@@ -99,15 +99,17 @@ char *sc_value_text(const char *buf, size_t len)
 /* The knobs the catalogue documents one by one, and the option that
  * makes them (kernel Kconfig files; "NULL": built whenever sysctl is). */
 const struct sc_known sc_known_knobs[] = {
-	{ "kernel.io_uring_disabled", "IO_URING" },
-	{ "kernel.io_uring_group", "IO_URING" },
-	{ "dev.tty.legacy_tiocsti", NULL },
-	{ "vm.memfd_noexec", "MEMFD_CREATE" },
-	{ "kernel.sched_child_runs_first", NULL },
-	{ "net.ipv4.tcp_tw_recycle", "INET" },
-	{ "kernel.unprivileged_userns_clone", NULL },
-	{ "kernel.split_lock_mitigate", "CPU_SUP_INTEL" },
-	{ "kernel.unprivileged_bpf_disabled", "BPF_SYSCALL" },
-	{ "kernel.yama.ptrace_scope", "SECURITY_YAMA" },
+	{ "kernel.io_uring_disabled", "IO_URING", NULL },
+	{ "kernel.io_uring_group", "IO_URING", NULL },
+	{ "dev.tty.legacy_tiocsti", NULL, NULL },
+	{ "vm.memfd_noexec", "MEMFD_CREATE", NULL },
+	{ "kernel.sched_child_runs_first", NULL, NULL },
+	{ "net.ipv4.tcp_tw_recycle", "INET", NULL },
+	{ "kernel.unprivileged_userns_clone", NULL, NULL },
+	{ "kernel.split_lock_mitigate", "CPU_SUP_INTEL", NULL },
+	{ "kernel.unprivileged_bpf_disabled", "BPF_SYSCALL", NULL },
+	/* security/yama/yama_lsm.c: yama_init_sysctl() runs from the
+	 * module's init, only where Yama is started */
+	{ "kernel.yama.ptrace_scope", "SECURITY_YAMA", "yama" },
 };
 const size_t sc_nknown_knobs = AW_ARRAY_SIZE(sc_known_knobs);

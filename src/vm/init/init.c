@@ -262,6 +262,9 @@ static void mount_all(void)
 {
 	mount_one("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	/* As systemd does: the list of active security modules
+	 * (/sys/kernel/security/lsm) on kernels before lsm_list_modules(2). */
+	mount_one("securityfs", "/sys/kernel/security", "securityfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
 	mount_keeping("/tmp", "mode=1777");
 	mount_keeping("/run", "mode=0755");
