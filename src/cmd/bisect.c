@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "guest_options.h"
 #include "vm_commands.h"
-#include "model/diff.h"
+#include "output/diff.h"
 #include "lib/bisect.h"
 #include "lib/util.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* abiwatch diff: what changed between two snapshots, and what it means. */
 #include "commands.h"
-#include "model/diff.h"
+#include "output/diff.h"
 #include "lib/util.h"
 
 #include <getopt.h>
@@ -112,9 +112,9 @@ static int compare(const struct diff_args *a, const struct aw_snapshot *old,
 	if (a->format == FORMAT_TEXT)
 		aw_diff_text(stdout, &d, a->old_path, a->new_path, a->verbose);
 	else if (a->format == FORMAT_KTAP)
-		aw_diff_ktap(stdout, &d, a->old_path, a->new_path);
+		aw_diff_ktap(stdout, &d, a->old_path, a->new_path, false);
 	else
-		aw_diff_json(stdout, &d, a->old_path, a->new_path);
+		aw_diff_json(stdout, &d, a->old_path, a->new_path, false);
 	rc = aw_diff_differs(&d) ? AW_EXIT_FAIL : AW_EXIT_PASS;
 	aw_diff_free(&d);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

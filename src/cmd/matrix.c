@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "vm_commands.h"
 #include "guest_options.h"
-#include "model/diff.h"
+#include "output/diff.h"
 #include "model/snapshot.h"
 #include "output/output.h"
 #include "lib/util.h"
