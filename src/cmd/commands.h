@@ -5,6 +5,7 @@
 
 #include "core/params.h"
 #include "core/result.h"
+#include "output/format.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -30,23 +31,21 @@ struct probe_options {
 	struct aw_params params;
 };
 
-enum output_format { FORMAT_TEXT, FORMAT_KTAP, FORMAT_JSON, FORMAT_KCIDB };
-
 /* What run and check are told: the snapshot to write, the format of what
  * they print, and how probes run. */
 struct probe_command {
 	const char *output;
-	enum output_format format;
+	const struct aw_format *format;
 	bool probe_options; /* --timeout or a family option was given */
 	struct probe_options probes;
 };
 
-/* Parse --output, --format (one of formats, NULL-terminated), --timeout, --jobs,
+/* Parse --output, --format (one that writes what op says), --timeout, --jobs,
  * the families' options and --help (usage, then the families' options, on
  * stdout); the operands start at optind.  0 to go on, -1 after --help,
  * else the usage status. */
 int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
-		 const char *const *formats, struct probe_command *pc);
+		 enum aw_format_op op, struct probe_command *pc);
 
 /* A family option's getopt code is FAMILY_OPT plus its index in the table. */
 #define FAMILY_OPT 0x1000
@@ -81,11 +80,10 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 int parse_choice(const char *cmd, const char *option, const char *arg, const char *const *names,
 		 int *choice);
 
-/* What a command can write on stdout. */
-/* --format ARG, one of the names a command offers (NULL-terminated, in
- * the order its help lists them).  0, or the usage status. */
-int parse_format(const char *cmd, const char *arg, const char *const *offered,
-		 enum output_format *format);
+/* --format ARG: the format of output/'s table that writes what op says
+ * (a run, a diff, a check).  0, or the usage status. */
+int parse_format(const char *cmd, const char *arg, enum aw_format_op op,
+		 const struct aw_format **format);
 /* Seconds in (0, 86400] (--timeout).  0, or the usage status. */
 int parse_seconds(const char *cmd, const char *option, const char *arg, double *seconds);
 /* A whole number of option in [min, max]; what it is for the message

@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "vm_commands.h"
 #include "guest_options.h"
-#include "output/diff.h"
+#include "model/diff.h"
 #include "model/snapshot.h"
 #include "output/output.h"
 #include "lib/util.h"
@@ -170,7 +170,7 @@ static int neighbour_diff(const char *old_path, const char *new_path, const char
 		*err = xasprintf("%s: %s", out_path, strerror(errno));
 		rc = -1;
 	} else {
-		aw_diff_text(f, &d, old_name, new_name, false);
+		aw_format_find("text", AW_WRITES_DIFF, NULL)->diff(f, &d, old_name, new_name, false);
 		if (fclose(f) != 0) {
 			*err = xasprintf("%s: %s", out_path, strerror(errno));
 			rc = -1;

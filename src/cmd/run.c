@@ -3,7 +3,6 @@
 #include "commands.h"
 #include "backends/backend.h"
 #include "core/env.h"
-#include "output/kcidb.h"
 #include "output/output.h"
 #include "core/params.h"
 #include "core/registry.h"
@@ -131,7 +130,7 @@ int probes_option(const char *cmd, int c, const char *arg, const struct option *
 }
 
 int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
-		 const char *const *formats, struct probe_command *pc)
+		 enum aw_format_op op, struct probe_command *pc)
 {
 	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -155,7 +154,7 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 		} else if (c == 'o') {
 			pc->output = optarg;
 		} else if (c == 'f') {
-			rc = parse_format(cmd, optarg, formats, &pc->format);
+			rc = parse_format(cmd, optarg, op, &pc->format);
 		} else {
 			pc->probe_options = true;
 			rc = probes_option(cmd, c, optarg, opts, &pc->probes);
@@ -168,8 +167,7 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 /* 0 to go on, -1 after --help, else the usage status. */
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
-	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
-	int rc = probes_parse("run", argc, argv, run_usage, formats, &a->pc);
+	int rc = probes_parse("run", argc, argv, run_usage, AW_WRITES_RUN, &a->pc);
 	a->globs = argv + optind;
 	a->nglobs = (size_t)(argc - optind);
 	return rc;
@@ -229,28 +227,6 @@ int probes_save(const char *cmd, const struct aw_run *run, const char *path)
 	return rc;
 }
 
-/* The document 'abiwatch kcidb' makes of this run's snapshot, with its
- * defaults (origin abiwatch, a build made up of the kernel). */
-static void kcidb_report(const struct aw_run *run)
-{
-	struct aw_snapshot snap;
-	aw_snapshot_from_run(run, &snap);
-	const struct aw_snapshot *one = &snap;
-	struct aw_kcidb_opts o = { 0 };
-	aw_kcidb_write(stdout, &one, 1, &o);
-	aw_snapshot_free(&snap);
-}
-
-static void report(const struct run_args *a, const struct aw_run *run)
-{
-	if (a->pc.format == FORMAT_TEXT)
-		aw_text_report(stdout, run);
-	else if (a->pc.format == FORMAT_JSON)
-		aw_json_report(stdout, run);
-	else if (a->pc.format == FORMAT_KCIDB)
-		kcidb_report(run);
-}
-
 /* The registered probes the globs select.  A glob none of them matches may
  * name a probe an option makes (--path LABEL=DIR makes dirent.LABEL): it
  * goes to *later, to be checked once those exist. */
@@ -282,7 +258,7 @@ static int check_later(char *const *later, size_t nlater, const struct aw_probe_
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .pc.format = FORMAT_KTAP };
+	struct run_args a = { .pc.format = aw_format_find("ktap", AW_WRITES_RUN, NULL) };
 	struct aw_probe_ref *refs = NULL;
 	size_t nrefs, nlater = 0;
 	char **later = NULL;
@@ -302,12 +278,14 @@ int cmd_run(int argc, char **argv)
 			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
 	if ((rc = check_writable("run", "the snapshot", a.pc.output)) != 0)
 		goto out;
-	probes_execute(&a.pc.probes, refs, nrefs, a.pc.format == FORMAT_KTAP ? stdout : NULL, &run);
-	report(&a, &run);
+	probes_execute(&a.pc.probes, refs, nrefs, a.pc.format->streams_run ? stdout : NULL, &run);
+	if (a.pc.format->run)
+		a.pc.format->run(stdout, &run);
 	rc = aw_run_exit_status(&run);
 	if (probes_save("run", &run, a.pc.output) != 0)
 		rc = AW_EXIT_USAGE;
-	if (isatty(STDERR_FILENO) && a.pc.format != FORMAT_TEXT) {
+	/* The text report is that summary already. */
+	if (isatty(STDERR_FILENO) && strcmp(a.pc.format->name, "text") != 0) {
 		aw_text_summary(stderr, &run);
 		fprintf(stderr, "snapshot: %s\n", a.pc.output);
 	}
