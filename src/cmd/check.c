@@ -3,10 +3,10 @@
 #include "commands.h"
 #include "model/assume.h"
 #include "model/snapshot.h"
+#include "output/format.h"
 #include "core/registry.h"
 #include "lib/util.h"
 
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,12 +43,10 @@ struct check_args {
 	bool bisect_exit; /* --bisect-exit: statuses as git bisect run wants them */
 };
 
-static const char *const formats[] = { "text", "ktap", "json", NULL };
-
 /* 0 to go on, -1 after --help, else the usage status. */
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
-	int rc = probes_parse("check", argc, argv, check_usage, formats, &a->pc);
+	int rc = probes_parse("check", argc, argv, check_usage, AW_WRITES_CHECK, &a->pc);
 	if (rc != 0)
 		return rc;
 	int left = argc - optind;
@@ -74,135 +72,28 @@ static int run_needed(struct check_args *a, const struct aw_assumptions *as,
 	return rc;
 }
 
-/* ---- output ---- */
-
-struct totals {
-	size_t n[3]; /* by verdict */
-};
-
-/* "held", "broken", "unknown", or "unknown (i386)" when the machine
- * caused it (malloc'd). */
-static char *verdict_words(const struct aw_rule_result *res)
-{
-	if (res->verdict == AW_UNKNOWN && res->cause)
-		return xasprintf("unknown (%s)", res->cause);
-	return xstrdup(aw_verdict_name(res->verdict));
-}
-
-static void text_rule(const char *file, const struct aw_rule *r, const struct aw_rule_result *res)
-{
-	char *message = aw_escape(r->message); /* one line, whatever it holds */
-	char *verdict = verdict_words(res);
-	printf("%-8s %s:%u: %s\n", verdict, file, r->line, r->condition);
-	free(verdict);
-	printf("%9s%s\n", "", message);
-	free(message);
-	for (size_t i = 0; i < res->ndetails; i++)
-		printf("%9s%s\n", "", res->details[i]);
-}
-
-static void text_totals(const struct totals *t, size_t nrules)
-{
-	printf("%zu rule%s: %zu held, %zu broken, %zu unknown\n", nrules, nrules == 1 ? "" : "s",
-	       t->n[AW_HELD], t->n[AW_BROKEN], t->n[AW_UNKNOWN]);
-}
-
-/* A KTAP name: the file's base name and the rule's line, space-free. */
-static char *ktap_name(const char *file, unsigned line)
-{
-	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-	char *name = xasprintf("%s:%u", base, line);
-	for (char *c = name; *c; c++)
-		if (*c == ' ' || *c == '#' || (unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e)
-			*c = '_';
-	return name;
-}
-
-static void ktap_rule(const char *file, size_t no, const struct aw_rule *r,
-		      const struct aw_rule_result *res)
-{
-	char *name = ktap_name(file, r->line), *message = aw_escape(r->message);
-	printf("# %s:%u: %s\n# %s\n", file, r->line, r->condition, message);
-	free(message);
-	for (size_t i = 0; i < res->ndetails; i++)
-		printf("# %s\n", res->details[i]);
-	if (res->verdict == AW_HELD)
-		printf("ok %zu %s\n", no, name);
-	else if (res->verdict == AW_BROKEN)
-		printf("not ok %zu %s\n", no, name);
-	else
-		printf("ok %zu %s # SKIP unknown%s%s%s: %s\n", no, name, res->cause ? " (" : "",
-		       res->cause ? res->cause : "", res->cause ? ")" : "",
-		       res->ndetails ? res->details[0] : "");
-	free(name);
-}
-
-static json_object *rule_json(const struct aw_rule *r, const struct aw_rule_result *res)
-{
-	json_object *o = json_object_new_object(), *details = json_object_new_array();
-	json_object_object_add(o, "line", json_object_new_int((int)r->line));
-	json_object_object_add(o, "condition", json_object_new_string(r->condition));
-	json_object_object_add(o, "message", json_object_new_string(r->message));
-	json_object_object_add(o, "verdict", json_object_new_string(aw_verdict_name(res->verdict)));
-	json_object_object_add(o, "cause", res->cause ? json_object_new_string(res->cause) : NULL);
-	for (size_t i = 0; i < res->ndetails; i++)
-		json_object_array_add(details, json_object_new_string(res->details[i]));
-	json_object_object_add(o, "details", details);
-	return o;
-}
-
-static int exit_status(const struct totals *t)
-{
-	return t->n[AW_BROKEN] ? AW_EXIT_FAIL : t->n[AW_UNKNOWN] ? AW_EXIT_SKIP : AW_EXIT_PASS;
-}
-
-static void json_report(const struct check_args *a, json_object *rules, const struct totals *t)
-{
-	json_object *root = json_object_new_object(), *tot = json_object_new_object();
-	json_object_object_add(root, "format", json_object_new_string("abiwatch-check-1"));
-	json_object_object_add(root, "assumptions", json_object_new_string(a->assumptions));
-	json_object_object_add(root, "snapshot",
-			       a->snapshot ? json_object_new_string(a->snapshot) : NULL);
-	json_object_object_add(root, "rules", rules);
-	for (int v = AW_HELD; v <= AW_UNKNOWN; v++)
-		json_object_object_add(tot, aw_verdict_name((enum aw_verdict)v),
-				       json_object_new_int64((int64_t)t->n[v]));
-	json_object_object_add(root, "totals", tot);
-	json_object_object_add(root, "exit_status", json_object_new_int(exit_status(t)));
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-}
-
+/* Every rule evaluated, then written in the chosen format (output/). */
 static int evaluate(const struct check_args *a, const struct aw_assumptions *as,
 		    const struct aw_snapshot *snap)
 {
-	struct totals t = { { 0 } };
-	json_object *rules = a->pc.format == FORMAT_JSON ? json_object_new_array() : NULL;
-
-	if (a->pc.format == FORMAT_KTAP)
-		printf("KTAP version 1\n1..%zu\n", as->n);
+	struct aw_rule_result *res = xcalloc(as->n + 1, sizeof(*res));
+	struct aw_checked c = { .assumptions = a->assumptions, .snapshot = a->snapshot,
+				.as = as, .results = res };
 	for (size_t i = 0; i < as->n; i++) {
-		struct aw_rule_result res;
-		aw_rule_eval(&as->rules[i], snap, &res);
-		t.n[res.verdict]++;
-		if (a->pc.format == FORMAT_TEXT)
-			text_rule(a->assumptions, &as->rules[i], &res);
-		else if (a->pc.format == FORMAT_KTAP)
-			ktap_rule(a->assumptions, i + 1, &as->rules[i], &res);
-		else
-			json_object_array_add(rules, rule_json(&as->rules[i], &res));
-		aw_rule_result_free(&res);
+		aw_rule_eval(&as->rules[i], snap, &res[i]);
+		c.totals[res[i].verdict]++;
 	}
-	if (a->pc.format == FORMAT_TEXT)
-		text_totals(&t, as->n);
-	else if (a->pc.format == FORMAT_JSON)
-		json_report(a, rules, &t);
+	c.exit_status = c.totals[AW_BROKEN] ? AW_EXIT_FAIL
+			: c.totals[AW_UNKNOWN] ? AW_EXIT_SKIP : AW_EXIT_PASS;
+	a->pc.format->check(stdout, &c);
+	for (size_t i = 0; i < as->n; i++)
+		aw_rule_result_free(&res[i]);
+	free(res);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("abiwatch check: writing the output");
 		return AW_EXIT_USAGE;
 	}
-	return exit_status(&t);
+	return c.exit_status;
 }
 
 static int fail_input(char *err)
@@ -276,7 +167,7 @@ static int bisect_status(int rc)
 static int parse(int argc, char **argv, void **opts)
 {
 	struct check_args *a = xcalloc(1, sizeof(*a));
-	a->pc.format = FORMAT_TEXT;
+	a->pc.format = aw_format_find("text", AW_WRITES_CHECK, NULL);
 	a->bisect_exit = take_bisect_exit(&argc, argv);
 	bool bisect = a->bisect_exit; /* a is freed when the parse fails */
 	int rc = command_parsed(parse_args(argc, argv, a), a, free_check, opts);

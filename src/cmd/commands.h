@@ -43,12 +43,12 @@ int snapshot_args(const char *cmd, char *const *args, size_t nargs, char ***file
 
 /* ---- the options of running probes, which run and check share ---- */
 
-/* Parse --output, --format (one of formats, NULL-terminated), --timeout, --jobs,
+/* Parse --output, --format (one that writes what op says), --timeout, --jobs,
  * the families' options and --help (usage, then the families' options, on
  * stdout); the operands start at optind.  0 to go on, -1 after --help,
  * else the usage status. */
 int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
-		 const char *const *formats, struct probe_command *pc);
+		 enum aw_format_op op, struct probe_command *pc);
 
 /* A family option's getopt code is FAMILY_OPT plus its index in the table. */
 #define FAMILY_OPT 0x1000
@@ -71,10 +71,10 @@ void probes_options_help(FILE *out);
 int parse_choice(const char *cmd, const char *option, const char *arg, const char *const *names,
 		 int *choice);
 
-/* --format ARG, one of the names a command offers (NULL-terminated, in
- * the order its help lists them).  0, or the usage status. */
-int parse_format(const char *cmd, const char *arg, const char *const *offered,
-		 enum output_format *format);
+/* --format ARG: the format of output/'s table that writes what op says
+ * (a run, a diff, a check).  0, or the usage status. */
+int parse_format(const char *cmd, const char *arg, enum aw_format_op op,
+		 const struct aw_format **format);
 /* Seconds in (0, 86400] (--timeout).  0, or the usage status. */
 int parse_seconds(const char *cmd, const char *option, const char *arg, double *seconds);
 /* A whole number of option in [min, max]; what it is for the message

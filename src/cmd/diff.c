@@ -45,7 +45,7 @@ static const char diff_usage[] =
 	"that cannot be read or is not a snapshot, named with its line).\n";
 
 struct diff_args {
-	enum output_format format;
+	const struct aw_format *format;
 	bool verbose;
 	char **ignore;
 	size_t nignore;
@@ -62,7 +62,6 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const formats[] = { "text", "ktap", "json", NULL };
 	int c;
 
 	optind = 1;
@@ -75,7 +74,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			return usage_error("diff", "option '%s' needs a value", argv[optind - 1]);
 		} else if (c == '?') {
 			return usage_error("diff", "unknown option '%s'", argv[optind - 1]);
-		} else if (c == 'f' && parse_format("diff", optarg, formats, &a->format) != 0) {
+		} else if (c == 'f' && parse_format("diff", optarg, AW_WRITES_DIFF, &a->format) != 0) {
 			return AW_EXIT_USAGE;
 		} else if (c == 'v') {
 			a->verbose = true;
@@ -109,12 +108,7 @@ static int compare(const struct diff_args *a, const struct aw_snapshot *old,
 	int rc;
 
 	aw_diff_compute(old, new, &opts, &d);
-	if (a->format == FORMAT_TEXT)
-		aw_diff_text(stdout, &d, a->old_path, a->new_path, a->verbose);
-	else if (a->format == FORMAT_KTAP)
-		aw_diff_ktap(stdout, &d, a->old_path, a->new_path);
-	else
-		aw_diff_json(stdout, &d, a->old_path, a->new_path);
+	a->format->diff(stdout, &d, a->old_path, a->new_path, a->verbose);
 	rc = aw_diff_differs(&d) ? AW_EXIT_FAIL : AW_EXIT_PASS;
 	aw_diff_free(&d);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -134,7 +128,7 @@ static void free_diff(void *opts)
 static int parse(int argc, char **argv, void **opts)
 {
 	struct diff_args *a = xcalloc(1, sizeof(*a));
-	a->format = FORMAT_TEXT;
+	a->format = aw_format_find("text", AW_WRITES_DIFF, NULL);
 	return command_parsed(parse_args(argc, argv, a), a, free_diff, opts);
 }
 

@@ -118,7 +118,7 @@ int probes_option(const char *cmd, int c, const char *arg, const struct option *
 }
 
 int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
-		 const char *const *formats, struct probe_command *pc)
+		 enum aw_format_op op, struct probe_command *pc)
 {
 	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -142,7 +142,7 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 		} else if (c == 'o') {
 			pc->output = optarg;
 		} else if (c == 'f') {
-			rc = parse_format(cmd, optarg, formats, &pc->format);
+			rc = parse_format(cmd, optarg, op, &pc->format);
 		} else {
 			pc->probe_options = true;
 			rc = probes_option(cmd, c, optarg, opts, &pc->probes);
@@ -154,8 +154,7 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 
 int run_parse(int argc, char **argv, struct run_opts *a)
 {
-	static const char *const formats[] = { "ktap", "text", "json", "kcidb", NULL };
-	int rc = probes_parse("run", argc, argv, run_usage, formats, &a->pc);
+	int rc = probes_parse("run", argc, argv, run_usage, AW_WRITES_RUN, &a->pc);
 	a->globs = argv + optind;
 	a->nglobs = (size_t)(argc - optind);
 	return rc;
@@ -172,7 +171,7 @@ static void free_run(void *opts)
 static int parse(int argc, char **argv, void **opts)
 {
 	struct run_opts *a = xcalloc(1, sizeof(*a));
-	a->pc.format = FORMAT_KTAP;
+	a->pc.format = aw_format_find("ktap", AW_WRITES_RUN, NULL);
 	return command_parsed(run_parse(argc, argv, a), a, free_run, opts);
 }
 

@@ -37,18 +37,17 @@ int parse_choice(const char *cmd, const char *option, const char *arg, const cha
 	return rc;
 }
 
-int parse_format(const char *cmd, const char *arg, const char *const *offered,
-		 enum output_format *format)
+int parse_format(const char *cmd, const char *arg, enum aw_format_op op,
+		 const struct aw_format **format)
 {
-	static const char *const all[] = {
-		[FORMAT_TEXT] = "text", [FORMAT_KTAP] = "ktap", [FORMAT_JSON] = "json",
-		[FORMAT_KCIDB] = "kcidb", NULL,
-	};
-	int i;
-	int rc = parse_choice(cmd, "--format", arg, offered, &i);
-	for (int f = 0; rc == 0 && all[f]; f++)
-		if (strcmp(all[f], offered[i]) == 0)
-			*format = (enum output_format)f;
+	char *names = NULL;
+	const struct aw_format *f = aw_format_find(arg, op, &names);
+	if (f) {
+		*format = f;
+		return 0;
+	}
+	int rc = usage_error(cmd, "--format takes %s, not '%s'", names, arg);
+	free(names);
 	return rc;
 }
 

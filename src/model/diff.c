@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Two snapshots compared (diff.h): the changes, their causes in the
+ * environment (which causes.c finds), the objects they are about and
+ * their ranks.  What they look like is output/'s (output/diff.h). */
 #include "diff.h"
+#include "diff_entry.h"
 #include "core/registry.h"
 #include "lib/util.h"
-#include "lib/caps.h"
+#include "lib/words.h"
 
-#include <ctype.h>
 #include <fnmatch.h>
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- one side's items, by class and name ---- */
 
-struct entry {
-	enum aw_diff_class cls;
-	const struct aw_record *rec;
-};
 
 /* The key a change is named by: obs.X also for an observation not made. */
 static char *change_key(const struct entry *e)
@@ -99,7 +97,7 @@ const char *aw_diff_kind_name(enum aw_diff_kind k)
 
 /* The probe an item belongs to, and the item of the entry's kind (NULL
  * for a probe's own key, or one this binary does not declare). */
-static const struct aw_probe *find_known(const struct entry *e, const struct aw_item **item)
+const struct aw_probe *aw_diff_known(const struct entry *e, const struct aw_item **item)
 {
 	const struct aw_catalogue_entry *probe =
 		e->cls == AW_DIFF_OTHER ? NULL : aw_catalogue_probe_of(e->rec->name);
@@ -119,7 +117,7 @@ static const struct aw_probe *find_known(const struct entry *e, const struct aw_
 static char *meaning_of(const struct entry *e)
 {
 	const struct aw_item *it;
-	const struct aw_probe *p = find_known(e, &it);
+	const struct aw_probe *p = aw_diff_known(e, &it);
 
 	if (e->cls == AW_DIFF_PROBE)
 		return p ? xstrdup(p->summary) : NULL;
@@ -130,40 +128,11 @@ static char *meaning_of(const struct entry *e)
 
 /* ---- the environment ---- */
 
-/* The elements of v between any of the characters of seps. */
-static char **split_on(const char *v, const char *seps, size_t *n)
-{
-	char **out = NULL, *save = NULL;
-	char *copy = xstrdup(v);
-	*n = 0;
-	for (char *t = strtok_r(copy, seps, &save); t; t = strtok_r(NULL, seps, &save)) {
-		out = xgrow(out, *n, sizeof(*out));
-		out[(*n)++] = xstrdup(t);
-	}
-	free(copy);
-	return out;
-}
-
 /* A value as a list: comma-separated elements; "none" is the empty list
  * (env.caps without capabilities). */
-static char **split_list(const char *v, size_t *n)
+char **aw_diff_list(const char *v, size_t *n)
 {
-	return split_on(v && strcmp(v, "none") != 0 ? v : "", ",", n);
-}
-
-static void free_list(char **l, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(l[i]);
-	free(l);
-}
-
-static bool in_list(char **l, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(l[i], s) == 0)
-			return true;
-	return false;
+	return aw_words_split(v && strcmp(v, "none") != 0 ? v : "", ",", n);
 }
 
 /* The elements of a that b lacks, comma-separated, or NULL. */
@@ -171,7 +140,7 @@ static char *lacking(char **a, size_t na, char **b, size_t nb)
 {
 	char *out = NULL;
 	for (size_t i = 0; i < na; i++) {
-		if (in_list(b, nb, a[i]))
+		if (aw_words_have(b, nb, a[i]))
 			continue;
 		char *more = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", a[i]);
 		free(out);
@@ -197,14 +166,14 @@ static char *env_summary(const char *key, const char *ov, const char *nv)
 	if (!ov || !nv || !is_list_key(key) || (!strchr(ov, ',') && !strchr(nv, ',')))
 		return NULL; /* shown as OLD -> NEW */
 	size_t no, nn;
-	char **lo = split_list(ov, &no), **ln = split_list(nv, &nn);
+	char **lo = aw_diff_list(ov, &no), **ln = aw_diff_list(nv, &nn);
 	char *lost = lacking(lo, no, ln, nn), *gained = lacking(ln, nn, lo, no);
 	char *s = xasprintf("%s%s%s%s%s", lost ? "lost " : "", lost ? lost : "",
 			    lost && gained ? "; " : "", gained ? "gained " : "", gained ? gained : "");
 	free(lost);
 	free(gained);
-	free_list(lo, no);
-	free_list(ln, nn);
+	aw_words_free(lo, no);
+	aw_words_free(ln, nn);
 	return s;
 }
 
@@ -266,67 +235,7 @@ static int by_env_key(const void *a, const void *b)
 	return strcmp(((const struct aw_diff_env *)a)->key, ((const struct aw_diff_env *)b)->key);
 }
 
-/* Does text name word as a whole word, ignoring case? */
-static bool names_word(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-	if (!text || !n)
-		return false;
-	for (const char *p = text; (p = strcasestr(p, word)); p++) {
-		bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-		bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
-		if (left && right)
-			return true;
-	}
-	return false;
-}
-
-/* Does the probe declare that it needs the capability called name? */
-static bool probe_needs_cap(const struct aw_probe *p, const char *name)
-{
-	for (const int *c = p ? p->needs.caps : NULL; c && *c >= 0; c++)
-		if (strcasecmp(aw_cap_name(*c), name) == 0)
-			return true;
-	return false;
-}
-
-/* A skip that appears or goes away is the environment's doing when the
- * skipping side lacks an element of an env.* list that the other side has
- * (a capability, a filesystem) and the skip names it, or when it is a
- * capability the probe declares it needs. */
-static char *env_cause(const struct aw_diff *d, const struct entry *skipped,
-		       bool new_side_skips, char **cause_key)
-{
-	const struct aw_item *it;
-	const struct aw_probe *p = find_known(skipped, &it);
-	char *cause = NULL;
-
-	for (size_t i = 0; i < d->nenv && !cause; i++) {
-		const struct aw_diff_env *e = &d->env[i];
-		size_t nh, nl;
-		char **has = split_list(new_side_skips ? e->old_value : e->new_value, &nh);
-		char **lacks = split_list(new_side_skips ? e->new_value : e->old_value, &nl);
-		for (size_t j = 0; j < nh && !cause; j++) {
-			if (in_list(lacks, nl, has[j]))
-				continue;
-			bool cap = strcmp(e->key, "env.caps") == 0 && probe_needs_cap(p, has[j]);
-			if (cap || names_word(skipped->rec->value, has[j])) {
-				cause = xasprintf("the %s environment lacks %s (%s)",
-						  new_side_skips ? "new" : "old", has[j], e->key);
-				*cause_key = strcmp(e->key, "env.fs") == 0 ? xasprintf("fs:%s", has[j])
-					     : xstrdup(has[j]);
-			}
-		}
-		free_list(has, nh);
-		free_list(lacks, nl);
-	}
-	return cause;
-}
-
-/* ---- which probes each side ran ---- */
-
 /* Not a key of any snapshot: the probes each side ran, as an env.* list. */
-#define PROBES_RUN_KEY "env.probes"
 
 /* The probes a snapshot has a probe.* key for, comma-separated, "none"
  * for none (as env.caps).  Which probes ran (which filesystems, with
@@ -357,294 +266,6 @@ static void diff_probes_run(const struct aw_snapshot *old, const struct aw_snaps
 	free(nv);
 }
 
-/* A key that one side has only because that side ran its probe and the
- * other did not is no kernel change: say which probe. */
-static char *unrun_cause(const struct aw_diff *d, const struct entry *e, bool new_side_lacks)
-{
-	const struct aw_diff_env *env = NULL;
-	for (size_t i = 0; i < d->nenv; i++)
-		if (strcmp(d->env[i].key, PROBES_RUN_KEY) == 0)
-			env = &d->env[i];
-	if (!env)
-		return NULL;
-	size_t nran, nlack;
-	char **ran = split_list(new_side_lacks ? env->old_value : env->new_value, &nran);
-	char **lack = split_list(new_side_lacks ? env->new_value : env->old_value, &nlack);
-	char *cause = NULL;
-	for (size_t i = 0; i < nran && !cause; i++) {
-		size_t n = strlen(ran[i]);
-		const char *item = e->rec->name;
-		if (!in_list(lack, nlack, ran[i]) && strncmp(item, ran[i], n) == 0 &&
-		    (item[n] == '\0' || item[n] == '.'))
-			cause = xasprintf("the %s snapshot did not run %s (%s)",
-					  new_side_lacks ? "new" : "old", ran[i], PROBES_RUN_KEY);
-	}
-	free_list(ran, nran);
-	free_list(lack, nlack);
-	return cause;
-}
-
-static const struct aw_diff_env *find_env(const struct aw_diff *d, const char *key)
-{
-	for (size_t i = 0; i < d->nenv; i++)
-		if (strcmp(d->env[i].key, key) == 0)
-			return &d->env[i];
-	return NULL;
-}
-
-/* The env.* key that records whether the machine has a cause's ability;
- * "probes" is diff's own: a probe one side did not run. */
-static const char *cause_env_key(const char *cause)
-{
-	const struct aw_cause *c = aw_cause_find(cause);
-	return c ? c->env_key : strcmp(cause, "probes") == 0 ? PROBES_RUN_KEY : "env";
-}
-
-/* The cause a side's skip names ("needs i386: ..."), into buf. */
-static bool named_cause(const struct entry *e, char buf[AW_CAUSE_MAX])
-{
-	const char *why;
-	return e && e->rec->status == AW_ST_SKIP && aw_reason_cause(e->rec->reason, buf, &why);
-}
-
-/* A side that skipped for want of something the machine lacked (a cause
- * of core/status.h) could not compare: never a kernel change, whatever
- * the other side saw.  The new side's cause wins when both name one. */
-static bool explain_by_named_cause(struct aw_diff_change *c, const struct entry *o,
-				   const struct entry *n)
-{
-	char buf[AW_CAUSE_MAX];
-	bool new_side = named_cause(n, buf);
-	if (!new_side && !named_cause(o, buf))
-		return false;
-	c->cause_key = xstrdup(buf);
-	c->new_side = new_side;
-	c->cause = xasprintf("the %s side needs %s (%s)", new_side ? "new" : "old", buf,
-			     cause_env_key(buf));
-	return true;
-}
-
-/* A snapshot before causes: a skip whose reason is the refusal env.i386
- * records ("no: REASON") on a side whose machine ran no i386 programs. */
-static bool explain_by_i386(const struct aw_diff *d, struct aw_diff_change *c,
-			    const struct entry *o, const struct entry *n)
-{
-	const struct aw_diff_env *e = find_env(d, "env.i386");
-	for (int side = 1; e && side >= 0; side--) {
-		const struct entry *x = side ? n : o;
-		const char *v = side ? e->new_value : e->old_value;
-		if (!x || x->rec->status != AW_ST_SKIP || !v || strncmp(v, "no: ", 4) != 0 ||
-		    !x->rec->reason || !strstr(x->rec->reason, v + 4))
-			continue;
-		c->cause_key = xstrdup("i386");
-		c->new_side = side;
-		c->cause = xasprintf("the %s side runs no i386 programs (env.i386)",
-				     side ? "new" : "old");
-		return true;
-	}
-	return false;
-}
-
-static const struct aw_snapshot *compared[2]; /* old, new: during aw_diff_compute */
-
-/* What a side recorded of the inputs of the values sized at boot
- * (struct aw_boot_inputs): false for a snapshot without them. */
-static bool boot_inputs(const struct aw_snapshot *s, struct aw_boot_inputs *in)
-{
-	const char *mem = aw_snapshot_get(s, "env.memory"), *page = aw_snapshot_get(s, "env.page_size");
-	char *end;
-	if (!mem || !page)
-		return false;
-	unsigned long long bytes = strtoull(mem, &end, 10);
-	if (*end || !isdigit((unsigned char)*mem))
-		return false;
-	in->page_size = strtoull(page, &end, 10);
-	if (*end || !isdigit((unsigned char)*page) || in->page_size < 1024)
-		return false;
-	in->pages = bytes / in->page_size;
-	return true;
-}
-
-enum sizing_verdict { SIZING_UNDECLARED, SIZING_FITS, SIZING_KERNEL };
-
-/* A value the kernel sized at boot (.sizing): when the declared formula
- * gives both sides' values for what each side recorded, the same
- * formula had other inputs; when it cannot give one of them, the
- * formula changed, whatever the memory. */
-static enum sizing_verdict explain_by_sizing(const struct aw_item *it, struct aw_diff_change *c,
-					     const struct entry *o, const struct entry *n)
-{
-	struct aw_boot_inputs in[2];
-	const struct entry *side[2] = { o, n };
-	if (!it->sizing || !boot_inputs(compared[0], &in[0]) || !boot_inputs(compared[1], &in[1]))
-		return SIZING_UNDECLARED;
-	for (int i = 0; i < 2; i++)
-		if (side[i]->rec->status != AW_ST_PASS || !it->sizing->fits(side[i]->rec->value, &in[i]))
-			return SIZING_KERNEL;
-	c->cause_key = xstrdup("sized");
-	c->new_side = true;
-	c->cause = xasprintf("sized at boot by the same formula from other inputs: %s; %s; both values "
-			     "fit (%llu -> %llu pages of %llu B)", it->sizing->formula, it->sizing->unread,
-			     in[0].pages, in[1].pages, in[1].page_size);
-	return SIZING_FITS;
-}
-
-/* A side whose machine lacks what the item follows ("no: ..." in
- * env.pmu): the item shows the lack, not the kernel's interface. */
-static bool explain_by_lack(struct aw_diff_change *c, const char *cause, const char *key)
-{
-	const struct aw_cause *ca = aw_cause_find(cause);
-	for (int side = 1; ca && !ca->sized && side >= 0; side--) {
-		const char *v = aw_snapshot_get(compared[side], key);
-		if (!v || strncmp(v, "no", 2) != 0)
-			continue;
-		c->cause_key = xstrdup(cause);
-		c->new_side = side;
-		c->cause = xasprintf("the %s side's machine lacks what it follows (%s: %s)",
-				     side ? "new" : "old", key, v);
-		return true;
-	}
-	return false;
-}
-
-/* Where the part of the machine an item follows (env.PART) differs:
- * the machine's doing, said so in c. */
-static bool explain_by_env(const struct aw_diff *d, struct aw_diff_change *c, const char *part)
-{
-	char *key = xasprintf("env.%s", part);
-	const struct aw_diff_env *env = find_env(d, key);
-	bool lacks = !env && explain_by_lack(c, part, key);
-	free(key);
-	if (lacks)
-		return true;
-	if (!env || !env->old_value || !env->new_value)
-		return false;
-	c->cause_key = xstrdup(part);
-	c->new_side = true;
-	c->cause = xasprintf("follows the machine's %s, which differs (%s: %s -> %s)",
-			     part, env->key, env->old_value, env->new_value);
-	return true;
-}
-
-/* An observation declared to follow the machine (.varies_with) changed
- * where that side of the machine differs, or one side lacks it: the
- * machine's doing.  One sized at boot by a declared formula follows the
- * formula instead; a value the formula cannot give may still be a
- * running machine's setting (env.setup). */
-static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_change *c,
-				    const struct entry *o, const struct entry *n)
-{
-	const struct aw_item *it;
-	const struct entry *e = n ? n : o;
-	(void)find_known(e, &it);
-	if (!it || !it->varies_with || c->kind != AW_DIFF_CHANGED || e->cls != AW_DIFF_OBS)
-		return false;
-	switch (explain_by_sizing(it, c, o, n)) {
-	case SIZING_FITS:
-		return true;
-	case SIZING_KERNEL:
-		return explain_by_env(d, c, "setup");
-	case SIZING_UNDECLARED:
-		break;
-	}
-	return explain_by_env(d, c, it->varies_with);
-}
-
-/* The objects each side skipped for a cause of the machine: a key of
- * one the side lacks, of a pattern item (whose names are known only
- * where it could be observed: cgroup.v2's child.*.value beside
- * child_files, skipped outside a guest), is that cause's doing, not an
- * interface that vanished. */
-struct skipped_object {
-	char *object;    /* or, for a probe skipped whole, the probe */
-	bool whole_probe;
-	char cause[AW_CAUSE_MAX];
-};
-
-struct skipped_objects {
-	struct skipped_object *v;
-	size_t n;
-};
-
-static struct skipped_objects skipped_by_side[2]; /* old, new: during aw_diff_compute */
-
-static char *object_of(const struct entry *e);
-static bool named_cause(const struct entry *e, char buf[AW_CAUSE_MAX]);
-
-static void collect_skipped(const struct entry *e, size_t n, struct skipped_objects *out)
-{
-	char buf[AW_CAUSE_MAX];
-	for (size_t i = 0; i < n; i++) {
-		if (!named_cause(&e[i], buf))
-			continue;
-		out->v = xgrow(out->v, out->n, sizeof(*out->v));
-		/* A probe the runner skipped whole (net.initns outside a VM
-		 * guest) reported none of its pattern items' names. */
-		out->v[out->n].whole_probe = e[i].cls == AW_DIFF_PROBE;
-		out->v[out->n].object = e[i].cls == AW_DIFF_PROBE ? xstrdup(e[i].rec->name)
-								 : object_of(&e[i]);
-		memcpy(out->v[out->n].cause, buf, sizeof(buf));
-		out->n++;
-	}
-}
-
-static void free_skipped(struct skipped_objects *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i].object);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-static const char *object_skip_cause(bool new_side, const char *object)
-{
-	const struct skipped_objects *s = &skipped_by_side[new_side];
-	for (size_t i = 0; i < s->n; i++) {
-		size_t len = strlen(s->v[i].object);
-		if (strcmp(s->v[i].object, object) == 0 ||
-		    (s->v[i].whole_probe && strncmp(s->v[i].object, object, len) == 0 &&
-		     object[len] == '.'))
-			return s->v[i].cause;
-	}
-	return NULL;
-}
-
-/* Why the environment, not the kernel, made the change; nothing when
- * the kernel did. */
-static void explain(const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
-		    const struct entry *n)
-{
-	const struct entry *e = n ? n : o;
-	/* An item one side has only because that side ran its probe: the
-	 * run's doing first, whatever the other side's skip said. */
-	if (c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED) {
-		c->new_side = c->kind == AW_DIFF_REMOVED;
-		c->cause = unrun_cause(d, e, c->new_side);
-		c->cause_key = c->cause ? xstrdup("probes") : NULL;
-		if (c->cause)
-			return;
-		const struct aw_item *it;
-		(void)find_known(e, &it);
-		const char *why = it && aw_item_is_pattern(it) ? object_skip_cause(c->new_side, c->object)
-							       : NULL;
-		if (why) {
-			c->cause_key = xstrdup(why);
-			c->cause = xasprintf("the %s side skipped %s: it needs %s (%s)",
-					     c->new_side ? "new" : "old", c->object, why, cause_env_key(why));
-			return;
-		}
-	}
-	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
-	    explain_by_machine_size(d, c, o, n))
-		return;
-	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {
-		c->new_side = c->kind == AW_DIFF_SKIPPED;
-		c->cause = env_cause(d, c->new_side ? n : o, c->new_side, &c->cause_key);
-	}
-}
-
-/* ---- objects: what a change is about, and whether it is there ---- */
-
 static char *cut(const char *s, size_t n)
 {
 	return xasprintf("%.*s", (int)n, s);
@@ -668,7 +289,7 @@ static size_t probe_len(const struct entry *e)
 /* FAMILY.PROBE.OBJECT: the item's .object, else its name without the
  * last component, else the probe.  A key of a newer format: the key
  * without its last component. */
-static char *object_of(const struct entry *e)
+char *aw_diff_object_of(const struct entry *e)
 {
 	const char *name = e->rec->name;
 	if (e->cls == AW_DIFF_OTHER) {
@@ -679,7 +300,7 @@ static char *object_of(const struct entry *e)
 	if (e->cls == AW_DIFF_PROBE || name[plen] != '.')
 		return cut(name, plen);
 	const struct aw_item *it;
-	(void)find_known(e, &it);
+	(void)aw_diff_known(e, &it);
 	if (it && it->object)
 		return *it->object ? xasprintf("%.*s.%s", (int)plen, name, it->object) : cut(name, plen);
 	const char *dot = strrchr(name + plen + 1, '.');
@@ -695,7 +316,7 @@ static bool absent_on(const struct entry *x)
 	if (x->cls != AW_DIFF_OBS || x->rec->cls != AW_KEY_OBS)
 		return false;
 	const struct aw_item *it;
-	(void)find_known(x, &it);
+	(void)aw_diff_known(x, &it);
 	for (const char *const *a = it ? it->absent : NULL; a && *a; a++)
 		if (fnmatch(*a, x->rec->value, 0) == 0)
 			return true;
@@ -714,7 +335,7 @@ static bool named_change(const struct aw_diff_change *c, const struct entry *e)
 	if (failing(c->new_status) && c->old_status != c->new_status)
 		return true;
 	const struct aw_item *it;
-	(void)find_known(e, &it);
+	(void)aw_diff_known(e, &it);
 	return it && it->change && !aw_item_is_pattern(it);
 }
 
@@ -730,12 +351,12 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 		.meaning = meaning_of(e),
 		.old_status = o ? o->rec->status : AW_ST_NONE,
 		.new_status = n ? n->rec->status : AW_ST_NONE,
-		.object = object_of(e),
+		.object = aw_diff_object_of(e),
 		.old_absent = absent_on(o),
 		.new_absent = absent_on(n),
 	};
 	c.named = named_change(&c, e);
-	explain(d, &c, o, n);
+	aw_diff_explain(d, &c, o, n);
 	d->changes = xgrow(d->changes, d->n, sizeof(*d->changes));
 	d->changes[d->n++] = c;
 }
@@ -753,7 +374,7 @@ static bool entry_ignored(const struct aw_diff_opts *opts, const struct entry *e
 static bool same_cause_skips(const struct entry *o, const struct entry *n)
 {
 	char a[AW_CAUSE_MAX], b[AW_CAUSE_MAX];
-	return named_cause(o, a) && named_cause(n, b) && strcmp(a, b) == 0;
+	return aw_diff_named_cause(o, a) && aw_diff_named_cause(n, b) && strcmp(a, b) == 0;
 }
 
 /* Merge the two sorted lists, recording each difference. */
@@ -917,14 +538,9 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	diff_probes_run(old, new, opts, d);
 	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
 		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
-	compared[0] = old;
-	compared[1] = new;
-	collect_skipped(eo, no, &skipped_by_side[0]);
-	collect_skipped(en, nn, &skipped_by_side[1]);
+	aw_diff_causes_begin(old, new, eo, no, en, nn);
 	diff_items(eo, no, en, nn, opts, d);
-	free_skipped(&skipped_by_side[0]);
-	free_skipped(&skipped_by_side[1]);
-	compared[0] = compared[1] = NULL;
+	aw_diff_causes_end();
 	build_objects(d);
 	free(eo);
 	free(en);
@@ -1029,763 +645,4 @@ void aw_diff_groups_free(struct aw_diff_group *g, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(g[i].changes);
 	free(g);
-}
-
-/* What the items of a cause need, after "N ": "need i386 programs". */
-static char *need_words(const char *cause, bool one)
-{
-	if (strcmp(cause, "probes") == 0)
-		return xstrdup(one ? "belongs to a probe not run" : "belong to probes not run");
-	return aw_cause_needs(cause, one);
-}
-
-char *aw_diff_group_label(const struct aw_diff_group *g)
-{
-	char *need = need_words(g->cause_key, g->n == 1);
-	const char *side = g->new_side ? "new" : "old";
-	const struct aw_cause *c = aw_cause_find(g->cause_key);
-	bool size = c && c->sized;
-	char *s = c && c->folded ? xasprintf("%s (%s)", need, c->folded)
-		  : size ? xasprintf("%s (it differs)", need)
-		  : strcmp(g->cause_key, "probes") == 0 ? xasprintf("%s on the %s side", need, side)
-		  : xasprintf("%s (not on the %s side)", need, side);
-	free(need);
-	return s;
-}
-
-static const char *plural(size_t n, const char *many)
-{
-	return n == 1 ? "" : many;
-}
-
-/* "vfs 3, sysctl 1 + 46 appeared + 1 vanished" */
-static char *families_line(const struct aw_diff *d)
-{
-	char *s = xstrdup("");
-	for (size_t i = 0; i < d->nfamilies; i++) {
-		const struct aw_diff_family *f = &d->families[i];
-		char *more = xasprintf("%s%s%s", s, i ? ", " : "", f->name);
-		free(s);
-		s = more;
-		const char *sep = " ";
-		if (f->changed) {
-			more = xasprintf("%s %zu", s, f->changed);
-			free(s);
-			s = more;
-			sep = " + ";
-		}
-		if (f->appeared) {
-			more = xasprintf("%s%s%zu appeared", s, sep, f->appeared);
-			free(s);
-			s = more;
-			sep = " + ";
-		}
-		if (f->vanished) {
-			more = xasprintf("%s%s%zu vanished", s, sep, f->vanished);
-			free(s);
-			s = more;
-		}
-	}
-	return s;
-}
-
-char *aw_diff_summary(const struct aw_diff *d)
-{
-	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
-	size_t items = aw_diff_kernel_items(d);
-	struct aw_diff_group *g = aw_diff_groups(d, &ng);
-	char *fam = families_line(d);
-	char *s = xasprintf("%zu kernel change%s, %zu new failure%s%s%s%s; %zu item%s not comparable",
-			    kernel, plural(kernel, "s"), failures, plural(failures, "s"),
-			    kernel ? " (" : "", fam, kernel ? ")" : "",
-			    d->n - items, plural(d->n - items, "s"));
-	free(fam);
-	for (size_t i = 0; i < ng; i++) {
-		char *label = aw_diff_group_label(&g[i]);
-		char *more = xasprintf("%s%s %zu %s", s, i ? "," : ":", g[i].n, label);
-		free(label);
-		free(s);
-		s = more;
-	}
-	aw_diff_groups_free(g, ng);
-	return s;
-}
-
-/* ---- output ---- */
-
-static bool formats_differ(const struct aw_diff *d)
-{
-	return d->old_major != d->new_major || d->old_minor != d->new_minor;
-}
-
-static char *formats_line(const struct aw_diff *d, const char *on, const char *nn)
-{
-	return xasprintf("formats differ: %s is format %u.%u, %s is %u.%u; both are format %u, "
-			 "so they are compared, and keys only one format has show as added or removed",
-			 on, d->old_major, d->old_minor, nn, d->new_major, d->new_minor, d->new_major);
-}
-
-/* "key: old -> new" or "key: lost x; gained y", escaped to one line. */
-static char *env_line(const struct aw_diff_env *e)
-{
-	if (e->summary)
-		return xasprintf("%s: %s", e->key, e->summary);
-	char *o = e->old_value ? aw_escape(e->old_value) : xstrdup("(absent)");
-	char *n = e->new_value ? aw_escape(e->new_value) : xstrdup("(absent)");
-	char *s = xasprintf("%s: %s -> %s", e->key, o, n);
-	free(o);
-	free(n);
-	return s;
-}
-
-/* What changed, without the name: "pass -> fail: why", "= 63", "(was 63)". */
-static char *change_detail(const struct aw_diff_change *c, size_t max)
-{
-	char *o = c->old_value ? aw_escape(c->old_value) : NULL;
-	char *n = c->new_value ? aw_escape(c->new_value) : NULL;
-	if (max && o && strlen(o) > max)
-		strcpy(o + max - 3, "...");
-	if (max && n && strlen(n) > max)
-		strcpy(n + max - 3, "...");
-	char *s = c->kind == AW_DIFF_ADDED     ? xasprintf("= %s", n)
-		  : c->kind == AW_DIFF_REMOVED ? xasprintf("(was %s)", o)
-					       : xasprintf("%s -> %s", o, n);
-	free(o);
-	free(n);
-	return s;
-}
-
-/* What goes between an item's name and its values. */
-static const char *detail_sep(const struct aw_diff_change *c)
-{
-	return c->kind == AW_DIFF_ADDED || c->kind == AW_DIFF_REMOVED ? " " : ": ";
-}
-
-/* A change's line with its values as detail (freed here). */
-static char *change_line_of(const struct aw_diff_change *c, char *detail)
-{
-	char *s = xasprintf("%-9s %s%s%s%s%s", aw_diff_kind_name(c->kind), c->name, detail_sep(c),
-			    detail, c->meaning ? " -- " : "", c->meaning ? c->meaning : "");
-	free(detail);
-	return s;
-}
-
-char *aw_diff_change_line(const struct aw_diff_change *c)
-{
-	return change_line_of(c, change_detail(c, 0));
-}
-
-const char *aw_diff_object_kind(const struct aw_diff *d, const struct aw_diff_object *o)
-{
-	if (o->shape == AW_SHAPE_APPEARED && o->n > 1)
-		return "appeared";
-	if (o->shape == AW_SHAPE_VANISHED && o->n > 1)
-		return "vanished";
-	enum aw_diff_kind k = d->changes[o->changes[0]].kind;
-	for (size_t i = 1; i < o->n; i++)
-		if (d->changes[o->changes[i]].kind != k)
-			return "changed";
-	return aw_diff_kind_name(k);
-}
-
-/* A change's item as seen from its object: "f_type" of obs.vfs.anon.pidfd.f_type. */
-static const char *item_in_object(const struct aw_diff_change *c)
-{
-	const char *name = strchr(c->name, '.'); /* past the class prefix */
-	name = name && c->cls != AW_DIFF_OTHER ? name + 1 : c->name;
-	size_t n = strlen(c->object);
-	if (strncmp(name, c->object, n) == 0 && name[n] == '.')
-		return name + n + 1;
-	/* An object of the item's own (.object): past the components both
-	 * share ("compat.flag" of zzsized.o.compat.flag in zzsized.o.flag). */
-	const char *rest = name;
-	for (size_t i = 0; name[i] && name[i] == c->object[i]; i++)
-		if (name[i] == '.')
-			rest = name + i + 1;
-	return rest;
-}
-
-/* How much of each value an object's line of several changes shows:
- * the whole values are its changes' own lines (--verbose, JSON). */
-#define PART_MAX 48
-/* Elements of a set's change that an object's line names, at most. */
-#define DELTA_SHOWN 8
-
-/* "+x +y" then " -z", the first DELTA_SHOWN of what one side has and the
- * other lacks, appended to *out. */
-static void delta_words(char **out, size_t *shown, size_t *hidden, char **a, size_t na,
-			char **b, size_t nb, char sign)
-{
-	for (size_t i = 0; i < na; i++) {
-		if (in_list(b, nb, a[i]))
-			continue;
-		if (*shown >= DELTA_SHOWN) {
-			(*hidden)++;
-			continue;
-		}
-		char *more = xasprintf("%s%s%c%s", *out, **out ? " " : "", sign, a[i]);
-		free(*out);
-		*out = more;
-		(*shown)++;
-	}
-}
-
-/* For two long values that are sets of names (a directory's files, a
- * file's keys: four or more, comma- or space-separated), what moved
- * instead of both: "31 -> 33: +memory.peak +pids.peak -cgroup.x", or
- * NULL when the values are short or not such sets.  The whole values
- * stay in --verbose and JSON. */
-static char *set_delta(const char *o, const char *n)
-{
-	if (!o || !n || strlen(o) + strlen(n) <= 2 * PART_MAX)
-		return NULL;
-	const char *seps = strchr(o, ',') && strchr(n, ',') ? "," : " ";
-	size_t na, nb;
-	char **a = split_on(o, seps, &na), **b = split_on(n, seps, &nb);
-	char *out = NULL;
-	if (na >= 4 && nb >= 4) {
-		char *words = xstrdup("");
-		size_t shown = 0, hidden = 0;
-		delta_words(&words, &shown, &hidden, b, nb, a, na, '+');
-		delta_words(&words, &shown, &hidden, a, na, b, nb, '-');
-		out = !shown ? xasprintf("%zu -> %zu, the same names in another order", na, nb)
-		      : hidden ? xasprintf("%zu -> %zu: %s and %zu more", na, nb, words, hidden)
-		      : xasprintf("%zu -> %zu: %s", na, nb, words);
-		free(words);
-	}
-	free_list(a, na);
-	free_list(b, nb);
-	return out;
-}
-
-/* A change's values as an object's line shows them: what moved in a set,
- * else each value cut at max characters (0: whole). */
-static char *line_detail(const struct aw_diff_change *c, size_t max)
-{
-	char *delta = c->kind == AW_DIFF_CHANGED ? set_delta(c->old_value, c->new_value) : NULL;
-	return delta ? delta : change_detail(c, max);
-}
-
-char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *o)
-{
-	if (o->n == 1) {
-		const struct aw_diff_change *c = &d->changes[o->changes[0]];
-		return change_line_of(c, line_detail(c, 0));
-	}
-	/* Items whose values moved alike share one part: "a, b, c: 0 ->
-	 * EADDRINUSE", the first DELTA_SHOWN of them named. */
-	char **details = xcalloc(o->n, sizeof(*details));
-	size_t *first = xcalloc(o->n, sizeof(*first)); /* the part each joins */
-	for (size_t i = 0; i < o->n; i++) {
-		const struct aw_diff_change *c = &d->changes[o->changes[i]];
-		char *detail = line_detail(c, PART_MAX);
-		details[i] = xasprintf("%s%s", detail_sep(c), detail);
-		free(detail);
-		first[i] = i;
-		for (size_t j = 0; j < i; j++)
-			if (first[j] == j && strcmp(details[j], details[i]) == 0) {
-				first[i] = j;
-				break;
-			}
-	}
-	char *s = xasprintf("%-9s %s:", aw_diff_object_kind(d, o), o->name);
-	bool any = false;
-	for (size_t i = 0; i < o->n; i++) {
-		if (first[i] != i)
-			continue;
-		char *names = xstrdup(item_in_object(&d->changes[o->changes[i]]));
-		size_t named = 1, more = 0;
-		for (size_t j = i + 1; j < o->n; j++) {
-			if (first[j] != i)
-				continue;
-			if (named++ >= DELTA_SHOWN) {
-				more++;
-				continue;
-			}
-			char *t = xasprintf("%s, %s", names, item_in_object(&d->changes[o->changes[j]]));
-			free(names);
-			names = t;
-		}
-		char *more_words = more ? xasprintf(" and %zu more", more) : xstrdup("");
-		char *t = xasprintf("%s%s %s%s%s", s, any ? ";" : "", names, more_words, details[i]);
-		free(s);
-		free(names);
-		free(more_words);
-		s = t;
-		any = true;
-	}
-	for (size_t i = 0; i < o->n; i++)
-		free(details[i]);
-	free(details);
-	free(first);
-	if (o->meaning) {
-		char *more = xasprintf("%s -- %s", s, o->meaning);
-		free(s);
-		s = more;
-	}
-	return s;
-}
-
-/* How many names of a folded cause the text shows without --verbose. */
-#define FIRST_NAMES 3
-
-/* An object's line and, when verbose and it has several, its changes. */
-static void text_object(FILE *out, const struct aw_diff *d, const struct aw_diff_object *o,
-			bool verbose)
-{
-	/* Verbose: a change alone in its object with its whole values. */
-	char *line = verbose && o->n == 1 ? aw_diff_change_line(&d->changes[o->changes[0]])
-		     : aw_diff_object_line(d, o);
-	fprintf(out, "  %s\n", line);
-	free(line);
-	for (size_t i = 0; verbose && o->n > 1 && i < o->n; i++) {
-		line = aw_diff_change_line(&d->changes[o->changes[i]]);
-		fprintf(out, "    %s\n", line);
-		free(line);
-	}
-}
-
-/* ---- sibling probes: one line for the same change on each ---- */
-
-static bool same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* The probe part of an object's name, without the family ("btrfs" of
- * "vfs.btrfs.flink_unprivileged"): its length, and where the rest starts. */
-static size_t probe_part(const struct aw_diff_object *o, const char **rest)
-{
-	const char *p = o->name + strlen(o->family) + (o->name[strlen(o->family)] == '.');
-	size_t n = strcspn(p, ".");
-	*rest = p + n;
-	return n;
-}
-
-/* Whether b is the object a on another probe of the family that changed
- * alike: the probes of one table (vfs.btrfs and vfs.ext4, one per
- * filesystem) or of twin tables (surface.syscalls and syscalls32), the
- * same rest of the name, and change for change the same item, kind,
- * values and meaning. */
-static bool alike_on_sibling(const struct aw_diff *d, const struct aw_diff_object *a,
-			     const struct aw_diff_object *b)
-{
-	const char *ra, *rb;
-	size_t pa = probe_part(a, &ra), pb = probe_part(b, &rb);
-	if (strcmp(a->family, b->family) != 0 || a->rank != b->rank || a->n != b->n ||
-	    strcmp(ra, rb) != 0 || (pa == pb && strncmp(ra - pa, rb - pb, pa) == 0))
-		return false;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct aw_diff_change *x = &d->changes[a->changes[i]];
-		const struct aw_diff_change *y = &d->changes[b->changes[i]];
-		if (x->kind != y->kind || strcmp(item_in_object(x), item_in_object(y)) != 0 ||
-		    !same_text(x->old_value, y->old_value) || !same_text(x->new_value, y->new_value) ||
-		    !same_text(x->meaning, y->meaning))
-			return false;
-	}
-	return true;
-}
-
-/* a's line with its probe named as the set of probes that changed alike:
- * "obs.vfs.{btrfs,ext4,xfs}.flink_unprivileged: ENOENT -> ok". */
-static char *alike_line(const struct aw_diff *d, const struct aw_diff_object *a,
-			const size_t *alike, size_t nalike)
-{
-	char *line = aw_diff_object_line(d, a);
-	const char *rest;
-	size_t plen = probe_part(a, &rest);
-	char *set = xasprintf("%.*s", (int)plen, rest - plen);
-	for (size_t k = 0; k < nalike; k++) {
-		const struct aw_diff_object *b = &d->objects[alike[k]];
-		const char *rb;
-		size_t pb = probe_part(b, &rb);
-		char *t = xasprintf("%s,%.*s", set, (int)pb, rb - pb);
-		free(set);
-		set = t;
-	}
-	/* The first "FAMILY.PROBE" of the line ends where the name goes on. */
-	char *where = xasprintf("%.*s", (int)(rest - a->name), a->name), *at = line;
-	size_t wlen = strlen(where);
-	while ((at = strstr(at, where)) && at[wlen] != '.' && at[wlen] != ':' && at[wlen] != ' ')
-		at += wlen;
-	char *out = at ? xasprintf("%.*s%.*s{%s}%s", (int)(at - line), line,
-				   (int)(wlen - plen), where, set, at + wlen)
-		       : xstrdup(line);
-	free(where);
-	free(set);
-	free(line);
-	return out;
-}
-
-/* The kernel changes, ranked, an object a line; without --verbose the
- * same change on sibling probes shares the first one's line. */
-static void text_kernel_changes(FILE *out, const struct aw_diff *d, bool verbose)
-{
-	bool header = false;
-	bool *shown = xcalloc(d->nobjects + 1, sizeof(*shown));
-	size_t *alike = xcalloc(d->nobjects + 1, sizeof(*alike));
-	for (size_t i = 0; i < d->nobjects; i++) {
-		const struct aw_diff_object *o = &d->objects[i];
-		if (o->rank == AW_RANK_APPEARED || shown[i])
-			continue;
-		if (!header)
-			fputs("kernel changes:\n", out);
-		header = true;
-		size_t nalike = 0;
-		for (size_t j = i + 1; !verbose && j < d->nobjects; j++)
-			if (!shown[j] && alike_on_sibling(d, o, &d->objects[j]))
-				alike[nalike++] = j;
-		if (!nalike) {
-			text_object(out, d, o, verbose);
-			continue;
-		}
-		char *line = alike_line(d, o, alike, nalike);
-		fprintf(out, "  %s\n", line);
-		free(line);
-		for (size_t k = 0; k < nalike; k++)
-			shown[alike[k]] = true;
-	}
-	free(shown);
-	free(alike);
-}
-
-/* The width of a line of names of appeared interfaces, and how many
- * lines a family's names take at most without --verbose. */
-#define WRAP 100
-#define APPEARED_LINES 1
-
-/* What appeared, a wrapped line of names per family (without the
- * family, and without the probe when all are of one), at most
- * APPEARED_LINES long, then how many more; verbose: a line per object,
- * as the kernel changes. */
-static void text_appeared(FILE *out, const struct aw_diff *d, bool verbose)
-{
-	size_t total = 0;
-	for (size_t i = 0; i < d->nobjects; i++)
-		total += d->objects[i].rank == AW_RANK_APPEARED;
-	if (!total)
-		return;
-	fprintf(out, "interfaces that appeared (%zu, nothing that worked breaks):\n", total);
-	for (size_t i = 0; i < d->nobjects;) {
-		const struct aw_diff_object *o = &d->objects[i];
-		size_t end = i;
-		while (end < d->nobjects && d->objects[end].rank == AW_RANK_APPEARED &&
-		       strcmp(d->objects[end].family, o->family) == 0)
-			end++;
-		if (end == i) {
-			i++;
-			continue;
-		}
-		if (verbose) {
-			for (; i < end; i++)
-				text_object(out, d, &d->objects[i], verbose);
-			continue;
-		}
-		/* The probe, when every object is of the same one (and below
-		 * it); else the family, when every object is below that. */
-		size_t flen = strlen(o->family), plen = 0;
-		const char *pdot = o->name[flen] == '.' ? strchr(o->name + flen + 1, '.') : NULL;
-		if (pdot)
-			plen = (size_t)(pdot - o->name);
-		for (size_t j = i; j < end; j++) {
-			const char *n = d->objects[j].name;
-			if (plen && strncmp(n, o->name, plen + 1) != 0)
-				plen = 0;
-			if (n[flen] != '.')
-				flen = 0;
-		}
-		char *head = plen ? cut(o->name, plen) : xstrdup(o->family);
-		size_t skip = plen ? plen + 1 : flen ? flen + 1 : 0;
-		int col = fprintf(out, "  %s %zu:", head, end - i);
-		int indent = col, lines = 1;
-		for (size_t j = i; j < end; j++) {
-			const char *name = d->objects[j].name + skip;
-			int len = (int)strlen(name) + (j + 1 < end ? 1 : 0);
-			if (col + 1 + len > WRAP && col > indent) {
-				if (lines == APPEARED_LINES) {
-					fprintf(out, " and %zu more (--verbose)", end - j);
-					break;
-				}
-				fprintf(out, "\n%*s", indent, "");
-				col = indent;
-				lines++;
-			}
-			col += fprintf(out, " %s%s", name, j + 1 < end ? "," : "");
-		}
-		fputc('\n', out);
-		free(head);
-		i = end;
-	}
-}
-
-/* One line per cause: its count and first names; verbose adds every
- * change below it. */
-static void text_group(FILE *out, const struct aw_diff *d, const struct aw_diff_group *g,
-		       bool verbose)
-{
-	char *label = aw_diff_group_label(g);
-	fprintf(out, "  %s: %zu %s", g->cause_key, g->n, label);
-	for (size_t i = 0; !verbose && i < g->n && i < FIRST_NAMES; i++)
-		fprintf(out, "%s%s", i ? ", " : ": ", d->changes[g->changes[i]].name);
-	if (!verbose && g->n > FIRST_NAMES)
-		fprintf(out, " and %zu more", g->n - FIRST_NAMES);
-	fputc('\n', out);
-	for (size_t i = 0; verbose && i < g->n; i++) {
-		const struct aw_diff_change *c = &d->changes[g->changes[i]];
-		char *line = aw_diff_change_line(c);
-		fprintf(out, "    %s [%s]\n", line, c->cause);
-		free(line);
-	}
-	free(label);
-}
-
-static void text_not_comparable(FILE *out, const struct aw_diff *d, bool verbose)
-{
-	size_t ng;
-	struct aw_diff_group *g = aw_diff_groups(d, &ng);
-	if (ng)
-		fputs("not comparable, by cause (the environment, not the kernel):\n", out);
-	for (size_t i = 0; i < ng; i++)
-		text_group(out, d, &g[i], verbose);
-	aw_diff_groups_free(g, ng);
-}
-
-/* The value cut to a line's worth: the environment comes last, shortly. */
-static char *short_value(const char *v, bool verbose)
-{
-	enum { MAX = 72 };
-	char *e = v ? aw_escape(v) : xstrdup("(absent)");
-	if (!verbose && strlen(e) > MAX)
-		strcpy(e + MAX - 3, "...");
-	return e;
-}
-
-static void text_environment(FILE *out, const struct aw_diff *d, bool verbose)
-{
-	bool header = false;
-	for (size_t i = 0; i < d->nenv; i++) {
-		const struct aw_diff_env *e = &d->env[i];
-		if (e->ignored)
-			continue;
-		if (!header)
-			fputs("environment (not a kernel change):\n", out);
-		header = true;
-		if (e->summary) {
-			fprintf(out, "  %s: %s\n", e->key, e->summary);
-			continue;
-		}
-		char *o = short_value(e->old_value, verbose), *n = short_value(e->new_value, verbose);
-		fprintf(out, "  %s: %s -> %s\n", e->key, o, n);
-		free(o);
-		free(n);
-	}
-}
-
-static bool visible_env(const struct aw_diff *d)
-{
-	for (size_t i = 0; i < d->nenv; i++)
-		if (!d->env[i].ignored)
-			return true;
-	return false;
-}
-
-/* What every format leads with: the summary line, and a word on formats
- * when they differ, each line after prefix. */
-static void put_lead(FILE *out, const struct aw_diff *d, const char *on, const char *nn,
-		     const char *prefix)
-{
-	char *summary = aw_diff_summary(d);
-	fprintf(out, "%s%s\n", prefix, summary);
-	free(summary);
-	if (formats_differ(d)) {
-		char *f = formats_line(d, on, nn);
-		fprintf(out, "%s%s\n", prefix, f);
-		free(f);
-	}
-}
-
-void aw_diff_text(FILE *out, const struct aw_diff *d, const char *on, const char *nn,
-		  bool verbose)
-{
-	if (!d->n && !formats_differ(d) && !visible_env(d))
-		return; /* as diff(1): silence when the same */
-	put_lead(out, d, on, nn, "");
-	text_kernel_changes(out, d, verbose);
-	text_appeared(out, d, verbose);
-	text_not_comparable(out, d, verbose);
-	text_environment(out, d, verbose);
-}
-
-void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
-{
-	size_t items = aw_diff_kernel_items(d);
-	fprintf(out, "KTAP version 1\n1..%zu\n", d->nobjects + d->n - items);
-	char *o = aw_escape(on), *n = aw_escape(nn);
-	fprintf(out, "# abiwatch diff %s %s\n", o, n);
-	free(o);
-	free(n);
-	put_lead(out, d, on, nn, "# ");
-	for (size_t i = 0; i < d->nenv; i++) {
-		if (d->env[i].ignored)
-			continue;
-		char *line = env_line(&d->env[i]);
-		fprintf(out, "# environment: %s\n", line);
-		free(line);
-	}
-	/* A result per kernel change (per object, named by its key when it
-	 * has one change), not ok; then one per change the environment
-	 * explains, ok with SKIP. */
-	size_t t = 0;
-	for (size_t i = 0; i < d->nobjects; i++) {
-		const struct aw_diff_object *ob = &d->objects[i];
-		char *line = aw_diff_object_line(d, ob);
-		fprintf(out, "# %s\n", line);
-		fprintf(out, "not ok %zu %s\n", ++t, ob->n == 1 ? d->changes[ob->changes[0]].name : ob->name);
-		free(line);
-	}
-	for (size_t i = 0; i < d->n; i++) {
-		const struct aw_diff_change *c = &d->changes[i];
-		if (!c->cause)
-			continue;
-		char *line = aw_diff_change_line(c);
-		fprintf(out, "# %s\n", line);
-		fprintf(out, "ok %zu %s # SKIP needs %s: explained by the environment: %s\n",
-			++t, c->name, c->cause_key ? c->cause_key : "environment", c->cause);
-		free(line);
-	}
-}
-
-static void put_str(json_object *o, const char *key, const char *value)
-{
-	json_object_object_add(o, key, value ? json_object_new_string(value) : NULL);
-}
-
-static json_object *side_json(const char *file, unsigned major, unsigned minor)
-{
-	json_object *o = json_object_new_object();
-	char *f = xasprintf("%u.%u", major, minor);
-	put_str(o, "file", file);
-	put_str(o, "format", f);
-	free(f);
-	return o;
-}
-
-static json_object *change_json(const struct aw_diff_change *c)
-{
-	static const char *const classes[] = {
-		[AW_DIFF_PROBE] = "probe", [AW_DIFF_CHECK] = "check",
-		[AW_DIFF_OBS] = "observation", [AW_DIFF_OTHER] = "other",
-	};
-	json_object *o = json_object_new_object();
-	put_str(o, "name", c->name);
-	put_str(o, "class", classes[c->cls]);
-	put_str(o, "change", aw_diff_kind_name(c->kind));
-	put_str(o, "old", c->old_value);
-	put_str(o, "new", c->new_value);
-	put_str(o, "meaning", c->meaning);
-	put_str(o, "explained_by_environment", c->cause);
-	put_str(o, "cause", c->cause ? (c->cause_key ? c->cause_key : "environment") : NULL);
-	put_str(o, "cause_side", c->cause ? (c->new_side ? "new" : "old") : NULL);
-	put_str(o, "object", c->cause ? NULL : c->object);
-	return o;
-}
-
-static const char *shape_name(enum aw_diff_shape s)
-{
-	return s == AW_SHAPE_APPEARED ? "appeared" : s == AW_SHAPE_VANISHED ? "vanished" : "changed";
-}
-
-/* An object: its rank, shape, meaning, line and the names of its changes. */
-static json_object *object_json(const struct aw_diff *d, const struct aw_diff_object *o)
-{
-	json_object *j = json_object_new_object(), *names = json_object_new_array();
-	char *line = aw_diff_object_line(d, o);
-	put_str(j, "object", o->name);
-	put_str(j, "family", o->family);
-	put_str(j, "rank", aw_diff_rank_name(o->rank));
-	put_str(j, "shape", shape_name(o->shape));
-	put_str(j, "change", aw_diff_object_kind(d, o));
-	put_str(j, "meaning", o->meaning);
-	put_str(j, "line", line);
-	for (size_t i = 0; i < o->n; i++)
-		json_object_array_add(names, json_object_new_string(d->changes[o->changes[i]].name));
-	json_object_object_add(j, "changes", names);
-	free(line);
-	return j;
-}
-
-/* The counts of the summary line, and one entry per cause and side. */
-static json_object *summary_json(const struct aw_diff *d)
-{
-	json_object *o = json_object_new_object(), *causes = json_object_new_array();
-	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
-	struct aw_diff_group *g = aw_diff_groups(d, &ng);
-	char *line = aw_diff_summary(d);
-
-	put_str(o, "line", line);
-	json_object_object_add(o, "kernel_changes", json_object_new_int64((int64_t)kernel));
-	json_object_object_add(o, "new_failures", json_object_new_int64((int64_t)failures));
-	size_t items = aw_diff_kernel_items(d);
-	json_object_object_add(o, "kernel_change_items", json_object_new_int64((int64_t)items));
-	json_object_object_add(o, "not_comparable", json_object_new_int64((int64_t)(d->n - items)));
-	json_object *fams = json_object_new_array();
-	for (size_t i = 0; i < d->nfamilies; i++) {
-		const struct aw_diff_family *f = &d->families[i];
-		json_object *fo = json_object_new_object();
-		put_str(fo, "family", f->name);
-		json_object_object_add(fo, "changed", json_object_new_int64((int64_t)f->changed));
-		json_object_object_add(fo, "appeared", json_object_new_int64((int64_t)f->appeared));
-		json_object_object_add(fo, "vanished", json_object_new_int64((int64_t)f->vanished));
-		json_object_array_add(fams, fo);
-	}
-	json_object_object_add(o, "families", fams);
-	for (size_t i = 0; i < ng; i++) {
-		json_object *c = json_object_new_object();
-		char *label = aw_diff_group_label(&g[i]);
-		put_str(c, "cause", g[i].cause_key);
-		put_str(c, "side", g[i].new_side ? "new" : "old");
-		json_object_object_add(c, "count", json_object_new_int64((int64_t)g[i].n));
-		put_str(c, "label", label);
-		json_object_array_add(causes, c);
-		free(label);
-	}
-	json_object_object_add(o, "causes", causes);
-	free(line);
-	aw_diff_groups_free(g, ng);
-	return o;
-}
-
-int aw_diff_json(FILE *out, const struct aw_diff *d, const char *on, const char *nn)
-{
-	json_object *root = json_object_new_object();
-	json_object *env = json_object_new_array(), *changes = json_object_new_array();
-
-	put_str(root, "format", "abiwatch-diff-1");
-	json_object_object_add(root, "old", side_json(on, d->old_major, d->old_minor));
-	json_object_object_add(root, "new", side_json(nn, d->new_major, d->new_minor));
-	for (size_t i = 0; i < d->nenv; i++) {
-		if (d->env[i].ignored)
-			continue;
-		json_object *e = json_object_new_object();
-		put_str(e, "key", d->env[i].key);
-		put_str(e, "old", d->env[i].old_value);
-		put_str(e, "new", d->env[i].new_value);
-		put_str(e, "summary", d->env[i].summary);
-		json_object_array_add(env, e);
-	}
-	for (size_t i = 0; i < d->n; i++)
-		json_object_array_add(changes, change_json(&d->changes[i]));
-	json_object_object_add(root, "environment", env);
-	json_object_object_add(root, "changes", changes);
-	json_object *objects = json_object_new_array();
-	for (size_t i = 0; i < d->nobjects; i++)
-		json_object_array_add(objects, object_json(d, &d->objects[i]));
-	json_object_object_add(root, "objects", objects);
-	json_object_object_add(root, "different", json_object_new_boolean(aw_diff_differs(d)));
-	json_object_object_add(root, "summary", summary_json(d));
-	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	int rc = fputs(s, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
-	json_object_put(root);
-	return rc;
 }

@@ -3,7 +3,9 @@
  * Two snapshots compared: what changed that programs can see, each change
  * with its meaning from the catalogue, and the environment's differences
  * apart, so that a skip the machine caused is not taken for a kernel
- * change.  Written out as text, KTAP or JSON by `abiwatch diff`.
+ * change.  Computed here (classes, causes, objects, ranks); written
+ * out by output/ (output/diff.h: text, KTAP, JSON, and the words the
+ * report shares), so that nothing here knows a format.
  */
 #ifndef ABIWATCH_DIFF_H
 #define ABIWATCH_DIFF_H
@@ -11,7 +13,7 @@
 #include "snapshot.h"
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 
 /* What a key is about; obs.X and unobserved.X are one observation X. */
 enum aw_diff_class {
@@ -136,46 +138,15 @@ bool aw_diff_differs(const struct aw_diff *d);
  * largest group first.  Free with aw_diff_groups_free(). */
 struct aw_diff_group *aw_diff_groups(const struct aw_diff *d, size_t *n);
 void aw_diff_groups_free(struct aw_diff_group *g, size_t n);
-/* What a group's items need, for people: "need i386 programs (not on
- * the new side)" (malloc'd). */
-char *aw_diff_group_label(const struct aw_diff_group *g);
 /* Kernel changes (not explained by the environment), counted by object
  * (aw_diff.nobjects), and the new failures among their items: a check,
  * observation or probe that is now fail, error or timeout and was not. */
 size_t aw_diff_kernel_changes(const struct aw_diff *d, size_t *new_failures);
 /* The items changed that the environment does not explain. */
 size_t aw_diff_kernel_items(const struct aw_diff *d);
-/* The one line diff, report and matrix lead with: "5 kernel changes, 0
- * new failures (vfs 3, sysctl 1 + 46 appeared + 1 vanished); 46 items not
- * comparable: 38 need i386 programs (not on the new side), ..."
- * (malloc'd). */
-char *aw_diff_summary(const struct aw_diff *d);
-/* "appeared", "vanished", or the kind of its changes when they share one
- * ("regressed"), else "changed". */
-const char *aw_diff_object_kind(const struct aw_diff *d, const struct aw_diff_object *o);
-/* An object's changes on one line: "vfs.anon.pidfd: f_type: a -> b;
- * fdinfo_pid = 1 -- MEANING"; a single change as its own line
- * ("changed   obs.x.y: a -> b -- MEANING"), kind word first (malloc'd). */
-char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *o);
-/* One change: "changed   obs.x.y: a -> b -- MEANING" (malloc'd). */
-char *aw_diff_change_line(const struct aw_diff_change *c);
 const char *aw_diff_rank_name(enum aw_diff_rank r); /* "named", "behaviour", "appeared" */
 void aw_diff_free(struct aw_diff *d);
 
 const char *aw_diff_kind_name(enum aw_diff_kind k); /* "regressed" */
-
-/* The summary line; the kernel changes one line per object, ranked
- * (named consequences and vanished interfaces, then other behaviour
- * changes), each object's items below it when verbose; the interfaces
- * that appeared as one wrapped line of names per family (a line per
- * object when verbose); what could not be compared folded by cause (the
- * first few names of each; all of them when verbose); then the
- * environment's differences. */
-void aw_diff_text(FILE *out, const struct aw_diff *d, const char *old_name,
-		  const char *new_name, bool verbose);
-void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *old_name,
-		  const char *new_name);
-int aw_diff_json(FILE *out, const struct aw_diff *d, const char *old_name,
-		 const char *new_name);
 
 #endif

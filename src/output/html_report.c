@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Snapshots side by side as one static HTML page: see html_report.h. */
 #include "html_report.h"
-#include "model/diff.h"
+#include "output/diff.h"
 #include "core/env.h"
 #include "core/registry.h"
 #include "lib/util.h"

@@ -61,13 +61,18 @@ static size_t family_count(const struct aw_probe_ref *refs, size_t n)
 	return count;
 }
 
+void aw_ktap_header(FILE *out, size_t tests)
+{
+	fprintf(out, "KTAP version 1\n1..%zu\n", tests);
+}
+
 void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs, size_t n)
 {
 	memset(k, 0, sizeof(*k));
 	k->out = out;
 	k->refs = refs;
 	k->nrefs = n;
-	fprintf(out, "KTAP version 1\n1..%zu\n", family_count(refs, n));
+	aw_ktap_header(out, family_count(refs, n));
 	fflush(out);
 }
 

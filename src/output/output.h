@@ -20,6 +20,10 @@ struct aw_ktap {
 	double family_seconds;  /* the current family's probes so far */
 };
 
+/* The top-level KTAP header and plan, the one every KTAP output (a run,
+ * a diff, a check) starts with. */
+void aw_ktap_header(FILE *out, size_t tests);
+
 void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs, size_t n);
 void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r);
 void aw_ktap_end(struct aw_ktap *k);

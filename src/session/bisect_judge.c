@@ -2,6 +2,7 @@
 /* abiwatch bisect: judging one kernel (bisect_judge.h), for every strategy. */
 #include "bisect_judge.h"
 #include "model/diff.h"
+#include "output/format.h"
 #include "lib/util.h"
 
 #include <stdarg.h>
@@ -117,6 +118,6 @@ void bisect_print_diff(const struct aw_snapshot *before, const char *before_name
 	struct aw_diff_opts none = { 0 };
 	aw_diff_compute(before, after, &none, &d);
 	printf("\nWhat these probes saw change between the two:\n");
-	aw_diff_text(stdout, &d, before_name, after_name, false);
+	aw_format_find("text", AW_WRITES_DIFF, NULL)->diff(stdout, &d, before_name, after_name, false);
 	aw_diff_free(&d);
 }

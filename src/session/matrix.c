@@ -7,6 +7,7 @@
 #include "core/status.h"
 #include "model/diff.h"
 #include "model/snapshot.h"
+#include "output/format.h"
 #include "output/output.h"
 #include "lib/util.h"
 #include "vm/kvm.h"
@@ -68,7 +69,7 @@ static int neighbour_diff(const char *old_path, const char *new_path, const char
 		*err = xasprintf("%s: %s", out_path, strerror(errno));
 		rc = -1;
 	} else {
-		aw_diff_text(f, &d, old_name, new_name, false);
+		aw_format_find("text", AW_WRITES_DIFF, NULL)->diff(f, &d, old_name, new_name, false);
 		if (fclose(f) != 0) {
 			*err = xasprintf("%s: %s", out_path, strerror(errno));
 			rc = -1;

@@ -119,28 +119,6 @@ int probes_check_later(char *const *later, size_t nlater, const struct aw_probe_
 	return 0;
 }
 
-/* The document 'abiwatch kcidb' makes of this run's snapshot, with its
- * defaults (origin abiwatch, a build made up of the kernel). */
-static void kcidb_report(const struct aw_run *run)
-{
-	struct aw_snapshot snap;
-	aw_snapshot_from_run(run, &snap);
-	const struct aw_snapshot *one = &snap;
-	struct aw_kcidb_opts o = { 0 };
-	aw_kcidb_write(stdout, &one, 1, &o);
-	aw_snapshot_free(&snap);
-}
-
-static void report(const struct run_opts *a, const struct aw_run *run)
-{
-	if (a->pc.format == FORMAT_TEXT)
-		aw_text_report(stdout, run);
-	else if (a->pc.format == FORMAT_JSON)
-		aw_json_report(stdout, run);
-	else if (a->pc.format == FORMAT_KCIDB)
-		kcidb_report(run);
-}
-
 int session_run(struct run_opts *a)
 {
 	const char *output = a->pc.output;
@@ -160,12 +138,14 @@ int session_run(struct run_opts *a)
 			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
 	if ((rc = check_writable("run", "the snapshot", output)) != 0)
 		goto out;
-	probes_execute(&a->pc.probes, refs, nrefs, a->pc.format == FORMAT_KTAP ? stdout : NULL, &run);
-	report(a, &run);
+	probes_execute(&a->pc.probes, refs, nrefs, a->pc.format->streams_run ? stdout : NULL, &run);
+	if (a->pc.format->run)
+		a->pc.format->run(stdout, &run);
 	rc = aw_run_exit_status(&run);
 	if (probes_save("run", &run, output) != 0)
 		rc = AW_EXIT_USAGE;
-	if (isatty(STDERR_FILENO) && a->pc.format != FORMAT_TEXT) {
+	/* The text report is that summary already. */
+	if (isatty(STDERR_FILENO) && strcmp(a->pc.format->name, "text") != 0) {
 		aw_text_summary(stderr, &run);
 		fprintf(stderr, "snapshot: %s\n", output);
 	}

@@ -11,6 +11,7 @@
 #include "core/params.h"
 #include "core/result.h"
 #include "model/snapshot.h"
+#include "output/format.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,14 +23,11 @@ struct probe_options {
 	struct aw_params params;
 };
 
-/* What a command can write on stdout. */
-enum output_format { FORMAT_TEXT, FORMAT_KTAP, FORMAT_JSON, FORMAT_KCIDB };
-
 /* What run and check are told: the snapshot to write, the format of what
  * they print, and how probes run. */
 struct probe_command {
 	const char *output;
-	enum output_format format;
+	const struct aw_format *format; /* output/format.h's table */
 	bool probe_options; /* --timeout or a family option was given */
 	struct probe_options probes;
 };

@@ -56,7 +56,7 @@ static size_t split(char *buf, size_t size, char **argv)
 
 static void parse_run(int argc, char **argv)
 {
-	struct run_opts a = { .pc.format = FORMAT_KTAP };
+	struct run_opts a = { .pc.format = aw_format_find("ktap", AW_WRITES_RUN, NULL) };
 	struct aw_probe_ref *refs = NULL;
 	size_t nrefs = 0, nlater = 0;
 	char **later = NULL, *why = NULL;

@@ -5,7 +5,7 @@
  * the same changes with added/removed, regressed/recovered and
  * skipped/unskipped swapped, the same ones explained by the environment,
  * the same objects, what appeared one way vanished the other. */
-#include "model/diff.h"
+#include "output/diff.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,8 +44,8 @@ static void write_all(const struct aw_diff *d)
 	FILE *f = open_memstream(&buf, &len);
 	aw_diff_text(f, d, "old", "new", false);
 	aw_diff_text(f, d, "old", "new", true);
-	aw_diff_ktap(f, d, "old", "new");
-	aw_diff_json(f, d, "old", "new");
+	aw_diff_ktap(f, d, "old", "new", false);
+	aw_diff_json(f, d, "old", "new", false);
 	fclose(f);
 	free(buf);
 }

@@ -5,7 +5,9 @@
 #
 #   lib       the floor: includes only lib
 #   core      the probe runtime: core, lib
-#   model     snapshots, diff, assumptions: model, core, lib
+#   model     snapshots, diff, assumptions: model, core, lib; computes,
+#             renders nothing (no json-c, no stdout/stderr, no FILE * in a
+#             header but the snapshot codec's)
 #   output    KTAP, text, JSON, HTML, KCIDB: output, model, core, lib
 #   backends  filesystems for probes: backends, lib, core/probe.h
 #   probes/F  a family: its own folder, lib, backends, core/probe.h
@@ -99,6 +101,28 @@ for i in "${!incs[@]}"; do
 	echo "$file:$lineno: includes $target ($from -> $to)"
 	status=1
 done
+
+# model/ computes; output/ owns every format (its table, output/format.h).
+# So no model file includes json-c or writes to stdout or stderr, and no
+# model header hands a FILE * out but snapshot.h, the snapshot format's
+# one codec, which the model owns (docs/architecture.md, "Outputs").
+model_renders() { # prints each FILE:LINE of src/model that renders
+	grep -HnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<json-c/' src/model/*.[ch]
+	grep -HnE '(^|[^_[:alnum:]])(printf|puts|putchar|stdout|stderr)[[:space:]]*[(,);]' src/model/*.c |
+		grep -v 'format(printf'
+	grep -HnE '\bFILE[[:space:]]*\*' src/model/*.h 2>/dev/null | grep -v '^src/model/snapshot\.h:'
+}
+while IFS= read -r hit; do
+	[[ -n $hit ]] || continue
+	echo "$hit: model/ renders (a format belongs in output/)"
+	status=1
+done < <(model_renders)
+# And the check bites: a json-c include in model is found.
+probe=$(mktemp -d)
+mkdir -p "$probe/src/model"
+printf '#include <json-c/json.h>\nvoid f(void) { printf("x"); }\n' >"$probe/src/model/x.c"
+[[ $(cd "$probe" && model_renders | wc -l) == 2 ]] || { echo "the model rule misses json-c or printf"; status=1; }
+rm -rf "$probe"
 
 # The rule itself must bite: a lib file including core is refused.
 allowed lib core/probe.h core && { echo "the checker allows lib -> core"; status=1; }

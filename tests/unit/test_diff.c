@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "model/diff.h"
+#include "output/diff.h"
 #include "core/env.h"
 #include "core/registry.h"
 #include "lib/util.h"
@@ -316,9 +316,9 @@ static char *text_of(const struct aw_diff *d, int format)
 	if (format == 0)
 		aw_diff_text(f, d, "old.snap", "new.snap", false);
 	else if (format == 1)
-		aw_diff_ktap(f, d, "old.snap", "new.snap");
+		aw_diff_ktap(f, d, "old.snap", "new.snap", false);
 	else
-		aw_diff_json(f, d, "old.snap", "new.snap");
+		aw_diff_json(f, d, "old.snap", "new.snap", false);
 	fclose(f);
 	return buf;
 }

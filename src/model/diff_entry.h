@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What diff.c and causes.c share, inside model/ only: one side's item
+ * (its class and record), what the registry knows of it, and the cause
+ * finder's calls. */
+#ifndef ABIWATCH_MODEL_DIFF_ENTRY_H
+#define ABIWATCH_MODEL_DIFF_ENTRY_H
+
+#include "diff.h"
+#include "core/status.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The env key listing the probes a run ran, when it did not run all. */
+#define PROBES_RUN_KEY "env.probes"
+
+struct entry {
+	enum aw_diff_class cls;
+	const struct aw_record *rec;
+};
+
+/* The registered probe of an entry and its item (*item NULL when this
+ * binary does not know it), or NULL. */
+const struct aw_probe *aw_diff_known(const struct entry *e, const struct aw_item **item);
+/* A value as a list: comma-separated; "none" is the empty list. */
+char **aw_diff_list(const char *v, size_t *n);
+/* What an entry's change is about (malloc'd): its object. */
+char *aw_diff_object_of(const struct entry *e);
+
+/* causes.c: begin with both sides' entries before asking, end after. */
+void aw_diff_causes_begin(const struct aw_snapshot *old, const struct aw_snapshot *new,
+			  const struct entry *eo, size_t no, const struct entry *en, size_t nn);
+void aw_diff_causes_end(void);
+/* The cause a skip names in its reason, into buf: true when it has one. */
+bool aw_diff_named_cause(const struct entry *e, char buf[AW_CAUSE_MAX]);
+/* Sets c's cause when the environment, not the kernel, made the change. */
+void aw_diff_explain(const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
+		     const struct entry *n);
+
+#endif
