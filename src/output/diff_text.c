@@ -129,15 +129,14 @@ static void text_kernel_changes(FILE *out, const struct aw_diff *d, bool verbose
 	free(alike);
 }
 
-/* The width of a line of names of appeared interfaces, and how many
- * lines a family's names take at most without --verbose. */
+/* The width of a line of names of appeared interfaces. */
 #define WRAP 100
-#define APPEARED_LINES 1
 
-/* What appeared, a wrapped line of names per family (without the
- * family, and without the probe when all are of one), at most
- * APPEARED_LINES long, then how many more; verbose: a line per object,
- * as the kernel changes. */
+/* What appeared, the names of a family wrapped (without the family, and
+ * without the probe when all are of one), every one of them: a knob a
+ * distribution must decide on (kernel.io_uring_disabled,
+ * vm.memfd_noexec) is no less news for being the 40th; verbose: a line
+ * per object, as the kernel changes. */
 static void text_appeared(FILE *out, const struct aw_diff *d, bool verbose)
 {
 	size_t total = 0;
@@ -177,18 +176,13 @@ static void text_appeared(FILE *out, const struct aw_diff *d, bool verbose)
 		char *head = plen ? xasprintf("%.*s", (int)plen, o->name) : xstrdup(o->family);
 		size_t skip = plen ? plen + 1 : flen ? flen + 1 : 0;
 		int col = fprintf(out, "  %s %zu:", head, end - i);
-		int indent = col, lines = 1;
+		int indent = col;
 		for (size_t j = i; j < end; j++) {
 			const char *name = d->objects[j].name + skip;
 			int len = (int)strlen(name) + (j + 1 < end ? 1 : 0);
 			if (col + 1 + len > WRAP && col > indent) {
-				if (lines == APPEARED_LINES) {
-					fprintf(out, " and %zu more (--verbose)", end - j);
-					break;
-				}
 				fprintf(out, "\n%*s", indent, "");
 				col = indent;
-				lines++;
 			}
 			col += fprintf(out, " %s%s", name, j + 1 < end ? "," : "");
 		}
