@@ -7,7 +7,7 @@
 #     sysctl summary fit in 60 lines; each is one line per object (the
 #     four pidfd items, a knob's mode, value and write-back; the same
 #     change on sibling probes shares a line), the named ones listed; the
-#     knobs that appeared are one line of names; the kernel configurations
+#     knobs that appeared are all named, wrapped; the kernel configurations
 #     are compared, read from each package's /boot/config-RELEASE.
 #   - 6.12 -> host: no write-back a host never makes, no fresh cgroup it
 #     never creates, among the kernel changes: they are skips of cause vm.
@@ -37,17 +37,20 @@ head -n 1 "$work/d61" | grep -qE '^[0-9]+ kernel changes, 0 new failures \(surfa
 	ok "the first line sums up per family: $(head -n 1 "$work/d61" | cut -c1-110)..." ||
 	bad "first line: $(head -n 1 "$work/d61")"
 # Every family: the kernel changes come first, then what appeared; the
-# line that sums up the knobs that appeared is within the first 60.
+# line that sums up the knobs that appeared is within the first 80.
 sysctl_line=$(grep -n '^  sysctl\.knob 45: ' "$work/d61" | cut -d: -f1)
 first_appeared=$(grep -n '^interfaces that appeared' "$work/d61" | cut -d: -f1)
-[[ -n $sysctl_line && $sysctl_line -le 60 && $first_appeared -lt $sysctl_line ]] &&
+[[ -n $sysctl_line && $sysctl_line -le 80 && $first_appeared -lt $sysctl_line ]] &&
 	ok "the behaviour changes ($((first_appeared - 3)) lines) and the sysctl summary in $sysctl_line lines" ||
 	bad "the sysctl summary at line ${sysctl_line:-none}, what appeared from line $first_appeared"
 appeared=$(sed -n '/^interfaces that appeared/,/^[^ ]/{ /^  /p }' "$work/d61")
+# Every knob that appeared is named, wrapped under its family's head.
+knobs=$(sed -n '/^  sysctl\.knob 45: /,/^  [a-z]/p' <<<"$appeared" | sed '$d' | sed 's/^  sysctl\.knob 45://' | tr -d ' \n' | tr ',' '\n')
 grep -qE '^interfaces that appeared \([0-9]+, nothing that worked breaks\):$' "$work/d61" &&
-	grep -qE '^  sysctl\.knob 45: dev\.tty\.legacy_tiocsti, .* and [0-9]+ more \(--verbose\)$' <<<"$appeared" &&
-	[[ -z $(grep -vE '^  [a-z0-9_.]+ [0-9]+: ' <<<"$appeared") ]] &&
-	ok "45 knobs appeared: one line of names, then how many more; one line per family" || bad "appeared: $appeared"
+	[[ $(wc -l <<<"$knobs") == 45 ]] && grep -qx kernel.io_uring_disabled <<<"$knobs" && grep -qx vm.memfd_noexec <<<"$knobs" &&
+	[[ -z $(grep -vE '^  [a-z0-9_.]+ [0-9]+: |^ {4,}[a-z0-9_.]' <<<"$appeared") ]] &&
+	ok "45 knobs appeared: every one named (io_uring_disabled, memfd_noexec), wrapped; a head per family" ||
+	bad "appeared: $(wc -l <<<"$knobs") knobs: $appeared"
 "$abiwatch" diff --verbose "$s61" "$s612" | grep -q '^  appeared  sysctl\.knob\.vm\.memfd_noexec: ' &&
 	ok "--verbose: every knob that appeared on a line of its own" || bad "--verbose: no line for vm.memfd_noexec"
 kernel=$(sed -n '/^kernel changes:$/,/^[^ ]/{ /^  /p }' "$work/d61")
