@@ -455,24 +455,89 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Whether a value reads as an errno ("EINVAL"), as probes report one. */
+static bool errno_value(const char *v)
+{
+	if (!v || v[0] != 'E' || !v[1])
+		return false;
+	for (const char *p = v + 1; *p; p++)
+		if (!(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9'))
+			return false;
+	return true;
+}
+
+/* How much a change can break, for the order of an object's meanings:
+ * a new failure; then a break (what worked now answers an errno, or
+ * vanished); then a call that answered an errno and now works (what the
+ * object's other changes follow from: overlayfs's O_TMPFILE, before
+ * what linking one does); then any other. */
+static int severity(const struct aw_diff_change *c)
+{
+	if (failing(c->new_status) && c->old_status != c->new_status)
+		return 3;
+	if ((!c->old_absent && c->new_absent) || (!errno_value(c->old_value) && errno_value(c->new_value)))
+		return 2;
+	return errno_value(c->old_value) && !errno_value(c->new_value) ? 1 : 0;
+}
+
+/* The part of a change's item below its object ("write_16" of
+ * fdio.eventfd), or the item's last component. */
+static const char *part_of(const struct aw_diff_change *c, const char *object)
+{
+	const char *item = strchr(c->name, '.');
+	item = item ? item + 1 : c->name;
+	size_t n = strlen(object);
+	if (strncmp(item, object, n) == 0 && item[n] == '.')
+		return item + n + 1;
+	const char *last = strrchr(item, '.');
+	return last ? last + 1 : item;
+}
+
+/* The meanings of an object's changes, severest first.  The changes
+ * the catalogue names each give theirs, one per distinct meaning (the
+ * one line of fdio.eventfd held write_16: 8 -> EINVAL, a break, under
+ * the meaning of a field that moved); without any, the first change
+ * that has a meaning (a pattern item's shared line) speaks for all. */
+static char *object_meaning(const struct aw_diff *d, const struct aw_diff_object *o)
+{
+	const struct aw_diff_change **by = xcalloc(o->n + 1, sizeof(*by));
+	size_t n = 0;
+	bool named = false;
+	for (size_t i = 0; i < o->n; i++)
+		named = named || d->changes[o->changes[i]].named;
+	for (int sev = 3; sev >= 0; sev--)
+		for (size_t i = 0; i < o->n && (named || !n); i++) {
+			const struct aw_diff_change *c = &d->changes[o->changes[i]];
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = strcmp(by[k]->meaning, c->meaning ? c->meaning : "") == 0;
+			if (c->meaning && (c->named || !named) && (!named || severity(c) == sev) && !seen)
+				by[n++] = c;
+		}
+	char *out = n == 1 ? xstrdup(by[0]->meaning) : NULL;
+	for (size_t k = 0; n > 1 && k < n; k++) {
+		char *next = xasprintf("%s%s%s: %s", out ? out : "", out ? "; " : "", part_of(by[k], o->name),
+				       by[k]->meaning);
+		free(out);
+		out = next;
+	}
+	free(by);
+	return out;
+}
+
 /* Shape, rank and meaning of an object from its changes. */
 static void judge_object(const struct aw_diff *d, struct aw_diff_object *o)
 {
 	bool appeared = true, vanished = true, named = false;
-	const struct aw_diff_change *best = NULL;
 	for (size_t i = 0; i < o->n; i++) {
 		const struct aw_diff_change *c = &d->changes[o->changes[i]];
 		appeared = appeared && c->old_absent && !c->new_absent;
 		vanished = vanished && !c->old_absent && c->new_absent;
-		if (c->named && !named)
-			best = c;
 		named = named || c->named;
-		if (!best && c->meaning)
-			best = c;
 	}
 	o->shape = appeared ? AW_SHAPE_APPEARED : vanished ? AW_SHAPE_VANISHED : AW_SHAPE_CHANGED;
 	o->rank = appeared ? AW_RANK_APPEARED : vanished || named ? AW_RANK_NAMED : AW_RANK_BEHAVIOUR;
-	o->meaning = best ? best->meaning : NULL;
+	o->meaning = object_meaning(d, o);
 }
 
 static void build_objects(struct aw_diff *d)
@@ -575,6 +640,7 @@ void aw_diff_free(struct aw_diff *d)
 	for (size_t i = 0; i < d->nobjects; i++) {
 		free(d->objects[i].name);
 		free(d->objects[i].family);
+		free(d->objects[i].meaning);
 		free(d->objects[i].changes);
 	}
 	for (size_t i = 0; i < d->nfamilies; i++)

@@ -81,7 +81,10 @@ struct aw_diff_object {
 	char *family;        /* "vfs" */
 	enum aw_diff_rank rank;
 	enum aw_diff_shape shape;
-	const char *meaning; /* the best-ranked change's, or NULL */
+	/* What the changes mean: one meaning when they share it, else each
+	 * part's, "PART: meaning", the severest first (a new failure, then a
+	 * break: a value that became an errno or vanished); NULL: none. */
+	char *meaning;
 	size_t *changes;     /* indices into aw_diff.changes, in key order */
 	size_t n;
 };

@@ -296,6 +296,29 @@ static void test_meanings_from_the_catalogue(void **state)
 	aw_diff_free(&d);
 }
 
+/* An object whose changes the catalogue names each gives each part's
+ * meaning, the break first: fdio.eventfd's write_16 (8 -> EINVAL) before
+ * the fdinfo field that moved, though the field sorts first. */
+static void test_object_meaning_per_part(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("obs.fdio.eventfd.fdinfo_keys = eventfd-count,eventfd-id\nobs.fdio.eventfd.write_16 = 8\n"
+		"probe.fdio.eventfd = ran\n",
+		"obs.fdio.eventfd.fdinfo_keys = eventfd-count,eventfd-id,eventfd-semaphore\n"
+		"obs.fdio.eventfd.write_16 = EINVAL\nprobe.fdio.eventfd = ran\n", NULL, 0, &d);
+	const struct aw_diff_object *o = NULL;
+	for (size_t i = 0; i < d.nobjects; i++)
+		if (strcmp(d.objects[i].name, "fdio.eventfd") == 0)
+			o = &d.objects[i];
+	assert_non_null(o);
+	char *want = xasprintf("write_16: %s; fdinfo_keys: %s", find(&d, "obs.fdio.eventfd.write_16")->meaning,
+			       find(&d, "obs.fdio.eventfd.fdinfo_keys")->meaning);
+	assert_string_equal(o->meaning, want);
+	free(want);
+	aw_diff_free(&d);
+}
+
 static void test_other_keys_of_newer_formats(void **state)
 {
 	(void)state;
@@ -726,7 +749,8 @@ static void test_objects(void **state)
 		"0 items not comparable\n"
 		"kernel changes:\n"
 		"  changed   zzsized.o.flag: compat.flag, accepted: ENOSYS -> 0; "
-		"mode: 0600 -> 0700 -- programs passing the flag fail, or start working\n"
+		"mode: 0600 -> 0700 -- accepted: programs passing the flag fail, or start working; "
+		"mode: the mode moved\n"
 		"  vanished  zzsized.o.gone: mode (was 0644); value (was 1) -- a knob's mode\n"
 		"  changed   obs.zzsized.o.whole: a -> b -- of the probe itself\n"
 		"  changed   obs.zzsized.o.moved.value: 1 -> 2 -- a knob's value\n"
@@ -851,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_features_fold_the_boot_pool),
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
+		cmocka_unit_test(test_object_meaning_per_part),
 		cmocka_unit_test(test_set_delta),
 		cmocka_unit_test(test_alike_on_siblings),
 		cmocka_unit_test(test_objects_environment),
