@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "core/env.h"
 #include "core/registry.h"
+#include "core/verify.h"
 #include "lib/util.h"
 #include "lib/caps.h"
 #include "core/params.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "env.h"
-#include "runner.h"
+#include "vm_guest.h"
 #include "i386.h"
 #include "lib/lsm.h"
 #include "lib/util.h"

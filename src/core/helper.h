@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The runner's side of a family's 32-bit helper (core/probe.h: struct
- * aw_helper, aw_helper_report()): finding the program, the wording of its
- * refusals, and the strict reader of its output, kept apart so that it
- * can be fuzzed.
+ * aw_helper, aw_helper_report()): running the program, and the strict
+ * reader of its output, kept apart so that it can be fuzzed.  Finding the
+ * program and the wording of its refusals are helper_path.h's.
  */
 #ifndef ABIWATCH_LIB_HELPER_H
 #define ABIWATCH_LIB_HELPER_H
 
 #include "probe.h"
+#include "helper_path.h"
 #include "lib/wire.h"
 
 #include <stdbool.h>
@@ -16,18 +17,6 @@
 
 /* The most a helper may write; beyond it, it is stopped. */
 #define AW_HELPER_OUTPUT_MAX (1u << 20)
-
-/* The path of a helper program of abiwatch's ("abiwatch-dirent-m32"),
- * malloc'd, or NULL when there is none.  Looked for in
- * $ABIWATCH_HELPER_DIR, in build/m32/ beside the abiwatch binary (or
- * ../m32/ from build/asan/), and in ../libexec/abiwatch/ from it. */
-char *aw_helper_path(const char *name);
-/* Why a helper's items cannot be had, for a skip, malloc'd: the helper
- * NAME is not where aw_helper_path() looks; or its execve(2) failed with
- * err (ENOEXEC: the kernel runs no i386 programs).  One wording for every
- * family, which diff and the tests recognise. */
-char *aw_helper_missing(const char *name);
-char *aw_helper_exec_failed(const char *path, int err);
 
 /* ---- the reader behind it: pure, so that it can be fuzzed ---- */
 

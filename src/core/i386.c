@@ -16,7 +16,7 @@
 #include "i386.h"
 #include "registry.h"
 #include "lib/util.h"
-#include "helper.h"
+#include "helper_path.h"
 #include "lib/proc.h"
 #include "lib/wire.h"
 

@@ -85,9 +85,4 @@ void aw_select_each(char *const *globs, size_t nglobs, struct aw_probe_ref **out
 int aw_select(char *const *globs, size_t nglobs, struct aw_probe_ref **out,
 	      size_t *count, size_t *unmatched);
 
-/* Consistency of the tables themselves, for the unit tests and for
- * "abiwatch list --verify": names, duplicates, summaries.  Prints each
- * problem to stderr and returns how many there were. */
-int aw_registry_verify(void);
-
 #endif

@@ -26,6 +26,7 @@
 #include "core/sysctl.h"
 #include "core/env.h"
 #include "guest.h"
+#include "vm_guest.h"
 #include "lib/procfs.h"
 #include "lib/steady.h"
 
@@ -116,28 +117,6 @@ static char *needs_cap(const char *cap, const char *fmt, ...)
 	char *reason = aw_cause_reason(cap, why);
 	free(why);
 	return reason;
-}
-
-bool aw_in_vm_guest(void)
-{
-	const char *env = getenv(AW_GUEST_ENV);
-	char *cmdline;
-	size_t len;
-	if (!env || strcmp(env, "1") != 0 || aw_kernel_cmdline(&cmdline, &len) != 0)
-		return false;
-	bool booted_so = aw_cmdline_has(cmdline, len, AW_GUEST_RDINIT);
-	free(cmdline);
-	return booted_so;
-}
-
-double aw_guest_budget(void)
-{
-	const char *budget = getenv(AW_GUEST_BUDGET_ENV);
-	if (!budget || !aw_in_vm_guest())
-		return 0;
-	char *end;
-	double b = strtod(budget, &end);
-	return end != budget && *end == '\0' && b > 0 ? b : 0;
 }
 
 /* Why this probe cannot run here, or NULL when everything it needs is. */

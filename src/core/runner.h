@@ -26,16 +26,6 @@ struct aw_runner_opts {
 	void *arg;
 };
 
-/* In the guest of abiwatch vm, the seconds its /init gave the run
- * (AW_GUEST_BUDGET_ENV); 0 elsewhere, or when it gave none. */
-double aw_guest_budget(void);
-
-/* Whether this process runs in the guest of abiwatch vm (core/guest.h):
- * the kernel was booted with its rdinit=/init and that init set the
- * environment for the run.  The runner asks once per run and hands the
- * answer to every probe (aw_vm_guest()). */
-bool aw_in_vm_guest(void);
-
 /* Run the probes, opts->jobs at a time, filling run->probes in their
  * order (run->env is the caller's); probe_done is called in that order
  * too, whatever order they end in.  Never fails as a whole: a probe that cannot start, crashes

@@ -2,7 +2,6 @@
 /* Why a change is the environment's, not the kernel's: a cause a skip
  * names, i386 programs, a capability, a filesystem, the machine's size,
  * a probe one side did not run.  aw_diff_compute() asks each change. */
-#include "diff.h"
 #include "diff_entry.h"
 #include "core/registry.h"
 #include "lib/util.h"

@@ -95,23 +95,6 @@ const char *aw_diff_kind_name(enum aw_diff_kind k)
 
 /* ---- the catalogue: meanings and needs of the items this binary knows ---- */
 
-/* The probe an item belongs to, and the item of the entry's kind (NULL
- * for a probe's own key, or one this binary does not declare). */
-const struct aw_probe *aw_diff_known(const struct entry *e, const struct aw_item **item)
-{
-	const struct aw_catalogue_entry *probe =
-		e->cls == AW_DIFF_OTHER ? NULL : aw_catalogue_probe_of(e->rec->name);
-
-	*item = NULL;
-	if (!probe || e->cls == AW_DIFF_PROBE)
-		return probe ? probe->ref.probe : NULL;
-	const struct aw_catalogue_entry *it = aw_catalogue_find(e->rec->name);
-	enum aw_item_kind want = e->cls == AW_DIFF_CHECK ? AW_CHECK : AW_OBSERVATION;
-	if (it && it->item && it->item->kind == want)
-		*item = it->item;
-	return probe->ref.probe;
-}
-
 /* What the change means for programs: the item's .change, else its
  * summary; the probe's summary for a probe; NULL when unknown here. */
 static char *meaning_of(const struct entry *e)
@@ -127,13 +110,6 @@ static char *meaning_of(const struct entry *e)
 }
 
 /* ---- the environment ---- */
-
-/* A value as a list: comma-separated elements; "none" is the empty list
- * (env.caps without capabilities). */
-char **aw_diff_list(const char *v, size_t *n)
-{
-	return aw_words_split(v && strcmp(v, "none") != 0 ? v : "", ",", n);
-}
 
 /* The elements of a that b lacks, comma-separated, or NULL. */
 static char *lacking(char **a, size_t na, char **b, size_t nb)
@@ -264,47 +240,6 @@ static void diff_probes_run(const struct aw_snapshot *old, const struct aw_snaps
 		add_env(d, PROBES_RUN_KEY, ov, nv, ignored(opts, PROBES_RUN_KEY, PROBES_RUN_KEY));
 	free(ov);
 	free(nv);
-}
-
-static char *cut(const char *s, size_t n)
-{
-	return xasprintf("%.*s", (int)n, s);
-}
-
-/* The length of the probe part of a name ("vfs.anon" of
- * "vfs.anon.pidfd.f_type"): the registered probe's, else the first two
- * components (a probe this binary does not know). */
-static size_t probe_len(const struct entry *e)
-{
-	const char *name = e->rec->name;
-	const struct aw_catalogue_entry *p =
-		e->cls == AW_DIFF_OTHER ? NULL : aw_catalogue_probe_of(name);
-	if (p)
-		return strlen(p->name);
-	const char *dot = strchr(name, '.');
-	dot = dot ? strchr(dot + 1, '.') : NULL;
-	return dot ? (size_t)(dot - name) : strlen(name);
-}
-
-/* FAMILY.PROBE.OBJECT: the item's .object, else its name without the
- * last component, else the probe.  A key of a newer format: the key
- * without its last component. */
-char *aw_diff_object_of(const struct entry *e)
-{
-	const char *name = e->rec->name;
-	if (e->cls == AW_DIFF_OTHER) {
-		const char *dot = strrchr(name, '.');
-		return dot ? cut(name, (size_t)(dot - name)) : xstrdup(name);
-	}
-	size_t plen = probe_len(e);
-	if (e->cls == AW_DIFF_PROBE || name[plen] != '.')
-		return cut(name, plen);
-	const struct aw_item *it;
-	(void)aw_diff_known(e, &it);
-	if (it && it->object)
-		return *it->object ? xasprintf("%.*s.%s", (int)plen, name, it->object) : cut(name, plen);
-	const char *dot = strrchr(name + plen + 1, '.');
-	return cut(name, dot ? (size_t)(dot - name) : plen);
 }
 
 /* Whether the interface is not there on a side: no key, or an
@@ -553,7 +488,7 @@ static void build_objects(struct aw_diff *d)
 			const char *dot = strchr(c->object, '.');
 			d->objects[j] = (struct aw_diff_object){
 				.name = xstrdup(c->object),
-				.family = dot ? cut(c->object, (size_t)(dot - c->object)) : xstrdup(c->object),
+				.family = dot ? xasprintf("%.*s", (int)(dot - c->object), c->object) : xstrdup(c->object),
 			};
 		}
 		struct aw_diff_object *o = &d->objects[j];

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What diff.c and causes.c share, inside model/ only: one side's item
- * (its class and record), what the registry knows of it, and the cause
- * finder's calls. */
+ * (its class and record), what the registry knows of it (diff_entry.c),
+ * and the cause finder's calls (causes.c), which only diff.c makes. */
 #ifndef ABIWATCH_MODEL_DIFF_ENTRY_H
 #define ABIWATCH_MODEL_DIFF_ENTRY_H
 
-#include "diff.h"
+#include "diff_types.h"
+#include "snapshot.h"
 #include "core/status.h"
 
 #include <stdbool.h>

@@ -10,6 +10,7 @@
 #include "core/params.h"
 #include "core/registry.h"
 #include "core/runner.h"
+#include "core/vm_guest.h"
 #include "model/snapshot.h"
 #include "lib/util.h"
 

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "core/registry.h"
+#include "core/verify.h"
 #include "core/result.h"
 
 #include <stdlib.h>

@@ -8,6 +8,7 @@
 #include "core/probe.h"
 #include "fixtures/selftest_family.h"
 #include "core/runner.h"
+#include "core/vm_guest.h"
 #include "core/env.h"
 #include "lib/util.h"
 
