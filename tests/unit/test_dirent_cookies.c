@@ -321,6 +321,27 @@ static void test_spread(void **state)
 	assert_true(dc_spread_pick(0, n) && dc_spread_pick(2, n) && !dc_spread_pick(3, n));
 	assert_true(dc_spread_pick(10, n) && !dc_spread_pick(11, n) && dc_spread_pick(30, n));
 	assert_true(dc_spread_pick(n - 1, n) && dc_spread_pick(n - 3, n) && !dc_spread_pick(n - 4, n));
+	/* Bounded: the same up to 20 * max names, beyond at most max but the
+	 * edges, still the first and last 3 and spread to the end. */
+	assert_int_equal(dc_spread_stride(n, 4096), 20);
+	assert_int_equal(dc_spread_stride(81920, 4096), 20);
+	assert_int_equal(dc_spread_stride(1000000, 4096), 245);
+	assert_int_equal(dc_spread_stride(1000000, 0), 20);
+	for (size_t p = 0; p < n; p++)
+		assert_int_equal(dc_spread_pick_max(p, n, 4096), dc_spread_pick(p, n));
+	n = 1000000;
+	picked = 0;
+	size_t last = 0;
+	for (size_t p = 0; p < n; p++) {
+		if (dc_spread_pick_max(p, n, 4096)) {
+			picked++;
+			if (p < n - 3)
+				last = p;
+		}
+	}
+	assert_true(picked <= 3 + 3 + 4096 && picked >= 3 + 3 + 4000);
+	assert_true(last > n - 245 - 3);            /* picks reach the last block */
+	assert_true(dc_spread_pick_max(0, n, 4096) && dc_spread_pick_max(n - 1, n, 4096));
 }
 
 int main(void)

@@ -266,12 +266,25 @@ size_t dc_sample_at(size_t n, size_t max, size_t k)
 	return (size_t)((unsigned long long)k * (n - 1) / (m - 1));
 }
 
-bool dc_spread_pick(size_t pos, size_t total)
+size_t dc_spread_stride(size_t total, size_t max)
+{
+	size_t k = total >= 80 ? 20 : 4;
+	if (max && total / k > max)
+		k = (total + max - 1) / max; /* ceil: at most max of them */
+	return k;
+}
+
+bool dc_spread_pick_max(size_t pos, size_t total, size_t max)
 {
 	if (total < 2 || pos >= total)
 		return false;
 	if (total < 4)
 		return pos == 0;
-	size_t edge = total >= 40 ? 3 : 1, k = total >= 80 ? 20 : 4;
+	size_t edge = total >= 40 ? 3 : 1, k = dc_spread_stride(total, max);
 	return pos < edge || pos >= total - edge || pos % k == k / 2;
+}
+
+bool dc_spread_pick(size_t pos, size_t total)
+{
+	return dc_spread_pick_max(pos, total, 0);
 }

@@ -121,5 +121,10 @@ size_t dc_sample_at(size_t n, size_t max, size_t k);
  * name but the last few has a survivor right after it; below 4 names only
  * the first, and none below 2: at least one name always survives. */
 bool dc_spread_pick(size_t pos, size_t total);
+/* The same with the stride widened so that at most max names (but the
+ * edges) are picked, evenly spread over the whole listing; max 0 is no
+ * bound.  dc_spread_stride(): that stride, 20 (4) unless max bounds it. */
+bool dc_spread_pick_max(size_t pos, size_t total, size_t max);
+size_t dc_spread_stride(size_t total, size_t max);
 
 #endif

@@ -23,6 +23,7 @@
  *      scan must list the rest again (complete);
  *   5. stable_after_unlink: the first tenth (in scan order) deleted;
  *   6. survivors_once: every 20th name (and the first and last 3) deleted;
+ *      (4 to 6 bounded beyond 81,920 entries: CHANGES_MAX, STABLE_MAX);
  *      each other name once in a fresh scan, and in a DIR stream opened
  *      before and resumed with seekdir() at a cookie taken before;
  *   7. matches_record: a DIR stream resumed with seekdir() at a cookie
@@ -77,6 +78,29 @@
 #define SEEK_PROBES 16      /* seeks timed at each end to find out */
 #define SEEK_BUDGET_S 5.0   /* what every entry may cost before sampling */
 #define PROGRESS_FROM 100000
+/*
+ * The changes a check makes, bounded (issue 44: their cost at 1,000,000
+ * entries).  Up to 81,920 entries nothing is bounded: N/20 names added and
+ * removed and every 20th name removed, the first tenth deleted, as
+ * before.  Beyond, CHANGES_MAX of each and STABLE_MAX deletions, still
+ * spread over the whole directory: the picks one in N/CHANGES_MAX in
+ * listing order (with the first and last 3 always, so the first and last
+ * blocks), the added names in step with the scan from its first call to
+ * its last.  What these catch is a defect of each change, not of their
+ * number: a name hidden after an unlink or rename (hidenext, shift,
+ * f70681e9e606, libfuse 401), a cookie reused, a name listed twice; each
+ * change still goes through the same calls (unlinkat, mknodat on a name
+ * that hashes anywhere, between two getdents64 calls of one open file)
+ * and every pick still has a survivor after it, so a defect that every
+ * unlink or rename shows is shown by 4096 of them as by 50,000; one that
+ * only some positions show (a block boundary, two names of one hash) has
+ * a pick at each 1 in N/CHANGES_MAX of them, and where names share a
+ * cookie (ext4 hash collisions) the first of each such pair is picked as
+ * well, up to COLLISION_PICKS, since the stride may pass over all of them.
+ */
+#define CHANGES_MAX 4096
+#define STABLE_MAX 8192     /* stable_after_unlink's deletions (the first tenth) */
+#define COLLISION_PICKS 64
 /* --dirent-timing's words, in the family's table */
 enum { TIMING_YES, TIMING_NO };
 
@@ -633,17 +657,36 @@ static bool is_kept(const struct dr *r, uint32_t num)
 	return false;
 }
 
-/* r->pick: the names of order that dc_spread_pick() chooses, but the
- * kept ones; how many. */
-static size_t mark_spread(struct dr *r, const uint32_t *order, size_t len)
+/* r->pick: the names of order (the live population names of listing s)
+ * that dc_spread_pick_max() chooses, but the kept ones; how many.  Where
+ * CHANGES_MAX widens the stride beyond 20, also the first of each pair
+ * of names of s that share a cookie (at most COLLISION_PICKS): every
+ * 20th name, as before, came next to some of them. */
+static size_t mark_spread(struct dr *r, const struct ds_scan *s, const uint32_t *order,
+			  size_t len)
 {
 	size_t picked = 0;
 	memset(r->pick, 0, r->n);
 	for (size_t i = 0; i < len; i++) {
-		if (dc_spread_pick(i, len) && !is_kept(r, order[i])) {
+		if (dc_spread_pick_max(i, len, CHANGES_MAX) && !is_kept(r, order[i])) {
 			r->pick[order[i]] = 1;
 			picked++;
 		}
+	}
+	if (dc_spread_stride(len, CHANGES_MAX) <= 20)
+		return picked;
+	size_t pairs = 0;
+	for (size_t i = 1; i < s->len && pairs < COLLISION_PICKS; i++) {
+		uint32_t t = s->tag[i - 1], u = s->tag[i];
+		if (s->off[i] != s->off[i - 1] || !dc_tag_is(t, DC_POP) || !dc_tag_is(u, DC_POP) ||
+		    dc_tag_num(t) >= r->n || dc_tag_num(u) >= r->n)
+			continue;
+		uint32_t num = dc_tag_num(t);
+		if (!pop_has(r, num) || !pop_has(r, dc_tag_num(u)) || r->pick[num] || is_kept(r, num))
+			continue;
+		r->pick[num] = 1;
+		picked++;
+		pairs++;
 	}
 	return picked;
 }
@@ -745,10 +788,11 @@ static void churn_step(void *arg, const struct ds_scan *s)
 	}
 }
 
-/* The names unmodified_once adds and removes during its scan. */
+/* The names unmodified_once adds and removes during its scan: N/20, 16
+ * at least, CHANGES_MAX at most. */
 static uint32_t added_count(uint32_t n)
 {
-	return n / 20 > 16 ? n / 20 : 16;
+	return n / 20 > CHANGES_MAX ? CHANGES_MAX : n / 20 > 16 ? n / 20 : 16;
 }
 
 static void unmodified_once(struct dr *r)
@@ -766,7 +810,8 @@ static void unmodified_once(struct dr *r)
 	}
 	uint32_t *order = xmalloc(((size_t)r->n + 1) * sizeof(*order));
 	size_t len = live_order(r, &r->a, order);
-	size_t picked = mark_spread(r, order, len);
+	size_t picked = mark_spread(r, &r->a, order, len);
+	size_t stride = dc_spread_stride(len, CHANGES_MAX);
 	uint32_t *place = xmalloc(((size_t)r->n + 1) * sizeof(*place));
 	memset(place, 0xff, (size_t)r->n * sizeof(*place));
 	for (size_t i = 0; i < len; i++)
@@ -812,9 +857,9 @@ static void unmodified_once(struct dr *r)
 		free(msg);
 		aw_note(ctx, "unmodified_once: %u removed and %u added over %zu getdents64 calls; "
 			"%zu of the changed names were listed; of %zu names spread through the "
-			"listing (every 20th, the first and last 3), %u removed just after the scan "
+			"listing (1 in %zu, the first and last 3), %u removed just after the scan "
 			"passed them, %u before it got there, %u after it; and the next name after "
-			"each call, %u names", c.done, c.done, r->b.calls, cs.changed, picked,
+			"each call, %u names", c.done, c.done, r->b.calls, cs.changed, picked, stride,
 			c.picks_passed, c.picks_ahead, picks_after, c.next_removed);
 	}
 	free(order);
@@ -845,7 +890,13 @@ static void stable_after_unlink(struct dr *r)
 		return;
 	}
 	record_offsets(r, &r->a);
+	/* STABLE_MAX at most: a cursor that counts entries moves by the first
+	 * one deleted, a filesystem that repacks its blocks frees the first
+	 * ones (8192 names fill more than 30 ext4 or xfs blocks) as it would
+	 * with a tenth of a million. */
 	uint32_t q = r->n / 10 ? r->n / 10 : 1, deleted = 0;
+	if (q > STABLE_MAX)
+		q = STABLE_MAX;
 	for (size_t i = 0; i < r->a.len && deleted < q; i++) {
 		uint32_t t = r->a.tag[i];
 		if (!dc_tag_is(t, DC_POP) || dc_tag_num(t) >= r->n || !pop_has(r, dc_tag_num(t)))
@@ -973,7 +1024,8 @@ static void survivors_once(struct dr *r)
 		free(msg);
 		return;
 	}
-	size_t picked = mark_spread(r, order, len);
+	size_t picked = mark_spread(r, &r->b, order, len);
+	size_t stride = dc_spread_stride(len, CHANGES_MAX);
 
 	uint32_t opened = dr_record_now(&r->rec);
 	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -1036,8 +1088,8 @@ static void survivors_once(struct dr *r)
 			picked, len, msg);
 	else
 		aw_pass(ctx, chk);
-	aw_note(ctx, "survivors_once: %zu of %zu names removed (every 20th in listing order, the "
-		"first and last 3) after a DIR stream listed %zu entries", picked, len, before);
+	aw_note(ctx, "survivors_once: %zu of %zu names removed (1 in %zu in listing order, the "
+		"first and last 3) after a DIR stream listed %zu entries", picked, len, stride, before);
 out:
 	free(msg);
 	free(l.tag);
