@@ -74,12 +74,21 @@ void dc_set_free(struct dc_set *s);
 /* The set is only needed once the cookies of a scan stop moving one way:
  * while each d_off is strictly above (or strictly below) the one before,
  * no cookie can repeat, so a monotonic scan (most filesystems, most of
- * the time) costs no hashing.  At the first step back or sideways the
- * entries so far go into the set, and from there every entry does. */
+ * the time) costs no hashing.  A scan made of a few such runs costs a
+ * binary search in each earlier run (a strictly monotonic run holds a
+ * cookie once at most): tmpfs since 6.14 gives "." 1, ".." the largest
+ * cookie, then the names falling, and the last name the end-of-directory
+ * cookie INT_MAX, three runs, where the whole listing went into the set
+ * at the last entry.  Beyond DC_TRACK_RUNS runs the entries so far go
+ * into the set, and from there every entry does. */
+#define DC_TRACK_RUNS 8
 struct dc_track {
 	struct dc_set *set;
-	int dir;      /* +1 up, -1 down, 0 not known yet */
+	int dir;      /* the last run's: +1 up, -1 down, 0 not known yet */
 	bool in_set;  /* the set holds every entry so far */
+	size_t runs;  /* monotonic runs so far */
+	size_t start[DC_TRACK_RUNS]; /* the first entry of each */
+	int run_dir[DC_TRACK_RUNS];
 };
 
 void dc_track_start(struct dc_track *t, struct dc_set *set);
