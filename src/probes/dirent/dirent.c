@@ -23,9 +23,9 @@
  *      scan must list the rest again (complete);
  *   5. stable_after_unlink: the first tenth (in scan order) deleted;
  *   6. survivors_once: every 20th name (and the first and last 3) deleted;
- *      (4 to 6 bounded beyond 81,920 entries: CHANGES_MAX, STABLE_MAX);
  *      each other name once in a fresh scan, and in a DIR stream opened
- *      before and resumed with seekdir() at a cookie taken before;
+ *      before and resumed with seekdir() at a cookie taken before
+ *      (4 to 6 change at most CHANGES_MAX, STABLE_MAX names: see there);
  *   7. matches_record: a DIR stream resumed with seekdir() at a cookie
  *      taken half way, a fresh scan between;
  *   8. terminates_rename: a scan while another process renames the rest.
