@@ -126,6 +126,17 @@ static uint64_t rng(uint64_t *x)
 	return *x;
 }
 
+/* The tag of the first entry before i with cookie i's: what the tracker
+ * names as the other (the plain set names one of them, after a growth
+ * not always the first). */
+static uint32_t first_with(const uint64_t *cookies, const uint32_t *tags, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (cookies[k] == cookies[i])
+			return tags[k];
+	return UINT32_MAX;
+}
+
 /* The tracker answers exactly as the plain set would, for sequences that
  * are monotonic, then not, with shared cookies and repeats. */
 static void test_tracker_matches_set(void **state)
@@ -163,13 +174,83 @@ static void test_tracker_matches_set(void **state)
 			int got = dc_track_add(&t, cookies, tags, i, &o2);
 			assert_int_equal(got, want);
 			if (want == DC_SHARED)
-				assert_int_equal(o2, o1);
+				assert_int_equal(o2, t.in_set ? o1 : first_with(cookies, tags, i));
 			if (want == DC_REPEAT)
 				break; /* a scan stops here */
 		}
 		dc_set_free(&plain);
 		dc_set_free(&backing);
 	}
+}
+
+/* The same for sequences made of monotonic runs, up or down, some of
+ * one entry, with cookies and names of earlier runs coming back: fewer
+ * runs than DC_TRACK_RUNS and more. */
+static void test_tracker_runs_match_set(void **state)
+{
+	(void)state;
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+	enum { LEN = 600 };
+	uint64_t cookies[LEN];
+	uint32_t tags[LEN];
+	for (int round = 0; round < 2000; round++) {
+		size_t len = 2 + rng(&seed) % (LEN - 2), runs = 1 + rng(&seed) % 12;
+		size_t run_len = len / runs + 1;
+		uint64_t c = rng(&seed) % 1000;
+		int dir = 1;
+		for (size_t i = 0; i < len; i++) {
+			if (i % run_len == 0) {
+				dir = rng(&seed) % 2 ? 1 : -1;
+				c = rng(&seed) % 3000;
+			}
+			c = dir > 0 ? c + 1 + rng(&seed) % 3 : c - 1 - rng(&seed) % 3;
+			cookies[i] = c;
+			tags[i] = (uint32_t)i;
+			if (i && rng(&seed) % 50 == 0) { /* an earlier cookie, maybe its name */
+				size_t j = rng(&seed) % i;
+				cookies[i] = cookies[j];
+				tags[i] = rng(&seed) % 2 ? tags[j] : (uint32_t)(i + 5000);
+			}
+		}
+		struct dc_set plain, backing;
+		struct dc_track t;
+		assert_int_equal(dc_set_init(&plain, 8), 0);
+		assert_int_equal(dc_set_init(&backing, 8), 0);
+		dc_track_start(&t, &backing);
+		for (size_t i = 0; i < len; i++) {
+			uint32_t o1 = 0, o2 = 0;
+			int want = dc_set_add(&plain, cookies[i], tags[i], &o1);
+			int got = dc_track_add(&t, cookies, tags, i, &o2);
+			assert_int_equal(got, want);
+			if (want == DC_SHARED)
+				assert_int_equal(o2, t.in_set ? o1 : first_with(cookies, tags, i));
+			if (want == DC_REPEAT)
+				break;
+		}
+		dc_set_free(&plain);
+		dc_set_free(&backing);
+	}
+	/* tmpfs since 6.14: "." 1, ".." the largest, the names falling, the
+	 * last one INT_MAX: three runs, no set. */
+	enum { N = 10000 };
+	static uint64_t tm[N + 2];
+	static uint32_t tt[N + 2];
+	tm[0] = 1;
+	tm[1] = N + 2;
+	for (size_t i = 2; i < N + 1; i++)
+		tm[i] = N + 3 - i;
+	tm[N + 1] = 0x7fffffff;
+	for (uint32_t i = 0; i < N + 2; i++)
+		tt[i] = i;
+	struct dc_set s;
+	struct dc_track t;
+	assert_int_equal(dc_set_init(&s, 0), 0);
+	dc_track_start(&t, &s);
+	for (size_t i = 0; i < N + 2; i++)
+		assert_int_equal(dc_track_add(&t, tm, tt, i, NULL), DC_NEW);
+	assert_false(t.in_set);
+	assert_int_equal(s.n, 0);
+	dc_set_free(&s);
 }
 
 /* Monotonic scans, up or down, never touch the set. */
@@ -321,6 +402,27 @@ static void test_spread(void **state)
 	assert_true(dc_spread_pick(0, n) && dc_spread_pick(2, n) && !dc_spread_pick(3, n));
 	assert_true(dc_spread_pick(10, n) && !dc_spread_pick(11, n) && dc_spread_pick(30, n));
 	assert_true(dc_spread_pick(n - 1, n) && dc_spread_pick(n - 3, n) && !dc_spread_pick(n - 4, n));
+	/* Bounded: the same up to 20 * max names, beyond at most max but the
+	 * edges, still the first and last 3 and spread to the end. */
+	assert_int_equal(dc_spread_stride(n, 4096), 20);
+	assert_int_equal(dc_spread_stride(81920, 4096), 20);
+	assert_int_equal(dc_spread_stride(1000000, 4096), 245);
+	assert_int_equal(dc_spread_stride(1000000, 0), 20);
+	for (size_t p = 0; p < n; p++)
+		assert_int_equal(dc_spread_pick_max(p, n, 4096), dc_spread_pick(p, n));
+	n = 1000000;
+	picked = 0;
+	size_t last = 0;
+	for (size_t p = 0; p < n; p++) {
+		if (dc_spread_pick_max(p, n, 4096)) {
+			picked++;
+			if (p < n - 3)
+				last = p;
+		}
+	}
+	assert_true(picked <= 3 + 3 + 4096 && picked >= 3 + 3 + 4000);
+	assert_true(last > n - 245 - 3);            /* picks reach the last block */
+	assert_true(dc_spread_pick_max(0, n, 4096) && dc_spread_pick_max(n - 1, n, 4096));
 }
 
 int main(void)
@@ -331,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_set_new_shared_repeat),
 		cmocka_unit_test(test_set_growth),
 		cmocka_unit_test(test_tracker_matches_set),
+		cmocka_unit_test(test_tracker_runs_match_set),
 		cmocka_unit_test(test_tracker_monotonic_costs_nothing),
 		cmocka_unit_test(test_cycle_found_within_bound),
 		cmocka_unit_test(test_order),

@@ -183,28 +183,73 @@ void dc_track_start(struct dc_track *t, struct dc_set *set)
 	t->set = set;
 	t->dir = 0;
 	t->in_set = false;
+	t->runs = 0;
+}
+
+/* The index of cookie c in the strictly monotonic run cookies[from..to)
+ * (dir +1 up, -1 down, 0 one entry), or SIZE_MAX. */
+static size_t run_find(const uint64_t *cookies, size_t from, size_t to, int dir, uint64_t c)
+{
+	size_t lo = from, hi = to;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cookies[mid] == c)
+			return mid;
+		if (dir >= 0 ? cookies[mid] < c : cookies[mid] > c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
 }
 
 int dc_track_add(struct dc_track *t, const uint64_t *cookies, const uint32_t *tags, size_t i,
 		 uint32_t *other)
 {
-	if (!t->in_set) {
-		if (i == 0)
-			return DC_NEW;
-		uint64_t prev = cookies[i - 1], cur = cookies[i];
-		int d = cur > prev ? 1 : cur < prev ? -1 : 0;
-		if (d != 0 && (t->dir == 0 || t->dir == d)) {
-			t->dir = d;
-			return DC_NEW;
-		}
-		/* Strictly monotonic so far: all distinct, all new. */
+	if (t->in_set)
+		return dc_set_add(t->set, cookies[i], tags[i], other);
+	if (i == 0) {
+		t->runs = 1;
+		t->start[0] = 0;
+		t->run_dir[0] = t->dir = 0;
+		return DC_NEW;
+	}
+	uint64_t prev = cookies[i - 1], cur = cookies[i];
+	int d = cur > prev ? 1 : cur < prev ? -1 : 0;
+	bool extend = d != 0 && (t->dir == 0 || t->dir == d);
+	if (!extend && t->runs == DC_TRACK_RUNS) {
 		dc_set_clear(t->set);
 		for (size_t k = 0; k < i; k++)
 			if (dc_set_add(t->set, cookies[k], tags[k], NULL) < 0)
 				return -1;
 		t->in_set = true;
+		return dc_set_add(t->set, cookies[i], tags[i], other);
 	}
-	return dc_set_add(t->set, cookies[i], tags[i], other);
+	/* The runs before, oldest first (the current one too when this entry
+	 * does not continue it): each holds cur once at most. */
+	size_t searched = extend ? t->runs - 1 : t->runs;
+	bool shared = false;
+	uint32_t first = 0;
+	for (size_t r = 0; r < searched; r++) {
+		size_t to = r + 1 < t->runs ? t->start[r + 1] : i;
+		size_t j = run_find(cookies, t->start[r], to, t->run_dir[r], cur);
+		if (j == SIZE_MAX)
+			continue;
+		if (tags[j] == tags[i])
+			return DC_REPEAT;
+		if (!shared)
+			first = tags[j];
+		shared = true;
+	}
+	if (extend) {
+		t->dir = t->run_dir[t->runs - 1] = d;
+	} else {
+		t->start[t->runs] = i;
+		t->run_dir[t->runs++] = t->dir = 0;
+	}
+	if (shared && other)
+		*other = first;
+	return shared ? DC_SHARED : DC_NEW;
 }
 
 /* ---- order ---- */
@@ -266,12 +311,25 @@ size_t dc_sample_at(size_t n, size_t max, size_t k)
 	return (size_t)((unsigned long long)k * (n - 1) / (m - 1));
 }
 
-bool dc_spread_pick(size_t pos, size_t total)
+size_t dc_spread_stride(size_t total, size_t max)
+{
+	size_t k = total >= 80 ? 20 : 4;
+	if (max && total / k > max)
+		k = (total + max - 1) / max; /* ceil: at most max of them */
+	return k;
+}
+
+bool dc_spread_pick_max(size_t pos, size_t total, size_t max)
 {
 	if (total < 2 || pos >= total)
 		return false;
 	if (total < 4)
 		return pos == 0;
-	size_t edge = total >= 40 ? 3 : 1, k = total >= 80 ? 20 : 4;
+	size_t edge = total >= 40 ? 3 : 1, k = dc_spread_stride(total, max);
 	return pos < edge || pos >= total - edge || pos % k == k / 2;
+}
+
+bool dc_spread_pick(size_t pos, size_t total)
+{
+	return dc_spread_pick_max(pos, total, 0);
 }

@@ -74,12 +74,21 @@ void dc_set_free(struct dc_set *s);
 /* The set is only needed once the cookies of a scan stop moving one way:
  * while each d_off is strictly above (or strictly below) the one before,
  * no cookie can repeat, so a monotonic scan (most filesystems, most of
- * the time) costs no hashing.  At the first step back or sideways the
- * entries so far go into the set, and from there every entry does. */
+ * the time) costs no hashing.  A scan made of a few such runs costs a
+ * binary search in each earlier run (a strictly monotonic run holds a
+ * cookie once at most): tmpfs since 6.14 gives "." 1, ".." the largest
+ * cookie, then the names falling, and the last name the end-of-directory
+ * cookie INT_MAX, three runs, where the whole listing went into the set
+ * at the last entry.  Beyond DC_TRACK_RUNS runs the entries so far go
+ * into the set, and from there every entry does. */
+#define DC_TRACK_RUNS 8
 struct dc_track {
 	struct dc_set *set;
-	int dir;      /* +1 up, -1 down, 0 not known yet */
+	int dir;      /* the last run's: +1 up, -1 down, 0 not known yet */
 	bool in_set;  /* the set holds every entry so far */
+	size_t runs;  /* monotonic runs so far */
+	size_t start[DC_TRACK_RUNS]; /* the first entry of each */
+	int run_dir[DC_TRACK_RUNS];
 };
 
 void dc_track_start(struct dc_track *t, struct dc_set *set);
@@ -121,5 +130,10 @@ size_t dc_sample_at(size_t n, size_t max, size_t k);
  * name but the last few has a survivor right after it; below 4 names only
  * the first, and none below 2: at least one name always survives. */
 bool dc_spread_pick(size_t pos, size_t total);
+/* The same with the stride widened so that at most max names (but the
+ * edges) are picked, evenly spread over the whole listing; max 0 is no
+ * bound.  dc_spread_stride(): that stride, 20 (4) unless max bounds it. */
+bool dc_spread_pick_max(size_t pos, size_t total, size_t max);
+size_t dc_spread_stride(size_t total, size_t max);
 
 #endif

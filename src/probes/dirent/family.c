@@ -29,10 +29,11 @@ const struct aw_item dirent_items[] = {
 	AW_CHECK_ITEM("terminates_rename", "a scan ends within 3N+1000 entries while another "
 		      "process renames the entries (generic/736)"),
 	AW_CHECK_ITEM("unmodified_once", "names not touched are returned exactly once while N/20 "
-		      "new names are removed and N/20 added during the scan, and every 20th name "
-		      "(the first and last 3 too) is removed as the scan passes it"),
-	AW_CHECK_ITEM("survivors_once", "after every 20th name (the first and last 3 too) is "
-		      "removed, every other name is listed exactly once: by a fresh getdents64 scan, "
+		      "new names (4096 at most) are removed and N/20 added during the scan, and "
+		      "every 20th name (1 in N/4096 beyond 81,920; the first and last 3 too) is "
+		      "removed as the scan passes it"),
+	AW_CHECK_ITEM("survivors_once", "after every 20th name (1 in N/4096 beyond 81,920; the "
+		      "first and last 3 too) is removed, every other name is listed exactly once: by a fresh getdents64 scan, "
 		      "and by a DIR stream opened before and resumed with seekdir() at a cookie "
 		      "taken before the removals"),
 	AW_CHECK_ITEM("matches_record", "after the changes, a fresh getdents64 scan and a DIR "
@@ -53,7 +54,7 @@ const struct aw_item dirent_items[] = {
 		    .unit = "entries"),
 	AW_OBS_ITEM("reopen_stable", "each name has the same d_off after a fresh open (yes/no)",
 		    .change = "cookies kept across opens (NFS servers, caches) point elsewhere"),
-	AW_OBS_ITEM("stable_after_unlink", "after deleting the first tenth: stable, cookies_changed, "
+	AW_OBS_ITEM("stable_after_unlink", "after deleting the first tenth (8192 at most): stable, cookies_changed, "
 		    "seeks_changed or entries_changed",
 		    .change = "a reader that deletes as it goes skips or repeats entries after seekdir"),
 	AW_OBS_ITEM("order", "listing order: creation, reverse_creation, hash or other",
