@@ -354,6 +354,20 @@ static void held_into(struct dr *r, const struct ds_scan *s, uint32_t opened, co
 	*msg = t;
 }
 
+/* A DIR stream of the directory on a descriptor of its own, opened now;
+ * NULL with errno set, nothing left open. */
+static DIR *open_stream(const struct dr *r)
+{
+	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 /* The DIR stream pass on a fresh descriptor: each name's d_off against
  * scan A's (reopen_stable), telldir() against d_off, the listing, again
  * after rewinddir(), and seekdir(telldir()) at sampled positions.  Returns the
@@ -361,14 +375,11 @@ static void held_into(struct dr *r, const struct ds_scan *s, uint32_t opened, co
 static char *dir_stream(struct dr *r, char **complete_msg)
 {
 	struct aw_ctx *ctx = r->ctx;
-	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = open_stream(r);
 	char name[16], name2[16], name3[16];
 
 	if (!d) {
 		int e = errno;
-		if (fd >= 0)
-			close(fd);
 		aw_error(ctx, "telldir_matches_doff", "opendir: %s", aw_errname(e));
 		return xasprintf("opendir: %s", aw_errname(e));
 	}
@@ -1036,12 +1047,9 @@ static void survivors_once(struct dr *r)
 	size_t stride = dc_spread_stride(len, CHANGES_MAX);
 
 	uint32_t opened = dr_record_now(&r->rec);
-	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = open_stream(r);
 	if (!d) {
 		aw_error(ctx, chk, "opendir: %s", aw_errname(errno));
-		if (fd >= 0)
-			close(fd);
 		free(order);
 		free(msg);
 		return;
@@ -1172,12 +1180,9 @@ static void matches_record(struct dr *r)
 		return;
 	}
 	uint32_t opened = dr_record_now(&r->rec);
-	int fd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = open_stream(r);
 	if (!d) {
 		aw_error(ctx, chk, "opendir: %s", aw_errname(errno));
-		if (fd >= 0)
-			close(fd);
 		return;
 	}
 	r->listings++;
