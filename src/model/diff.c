@@ -428,25 +428,34 @@ static const char *part_of(const struct aw_diff_change *c, const char *object)
 	return last ? last + 1 : item;
 }
 
-/* The meanings of an object's changes, severest first.  The changes
- * the catalogue names each give theirs, one per distinct meaning (the
- * one line of fdio.eventfd held write_16: 8 -> EINVAL, a break, under
- * the meaning of a field that moved); without any, the first change
- * that has a meaning (a pattern item's shared line) speaks for all. */
-static char *object_meaning(const struct aw_diff *d, const struct aw_diff_object *o)
+static bool meaning_listed(const struct aw_diff_change *const *by, size_t n, const char *meaning)
 {
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(by[k]->meaning, meaning) == 0)
+			return true;
+	return false;
+}
+
+/* The meanings of an object's changes.  Where the catalogue names some
+ * of them, each of those gives its own, once per distinct meaning, the
+ * severest first (the one line of fdio.eventfd held write_16: 8 ->
+ * EINVAL, a break, under the meaning of a field that moved); else the
+ * first change that has a meaning (a pattern item's shared line) speaks
+ * for all. */
+static char *object_meaning(const struct aw_diff *d, const struct aw_diff_object *o, bool named)
+{
+	if (!named) {
+		for (size_t i = 0; i < o->n; i++)
+			if (d->changes[o->changes[i]].meaning)
+				return xstrdup(d->changes[o->changes[i]].meaning);
+		return NULL;
+	}
 	const struct aw_diff_change **by = xcalloc(o->n + 1, sizeof(*by));
 	size_t n = 0;
-	bool named = false;
-	for (size_t i = 0; i < o->n; i++)
-		named = named || d->changes[o->changes[i]].named;
 	for (int sev = 3; sev >= 0; sev--)
-		for (size_t i = 0; i < o->n && (named || !n); i++) {
+		for (size_t i = 0; i < o->n; i++) {
 			const struct aw_diff_change *c = &d->changes[o->changes[i]];
-			bool seen = false;
-			for (size_t k = 0; k < n && !seen; k++)
-				seen = strcmp(by[k]->meaning, c->meaning ? c->meaning : "") == 0;
-			if (c->meaning && (c->named || !named) && (!named || severity(c) == sev) && !seen)
+			if (c->named && c->meaning && severity(c) == sev && !meaning_listed(by, n, c->meaning))
 				by[n++] = c;
 		}
 	char *out = n == 1 ? xstrdup(by[0]->meaning) : NULL;
@@ -472,7 +481,7 @@ static void judge_object(const struct aw_diff *d, struct aw_diff_object *o)
 	}
 	o->shape = appeared ? AW_SHAPE_APPEARED : vanished ? AW_SHAPE_VANISHED : AW_SHAPE_CHANGED;
 	o->rank = appeared ? AW_RANK_APPEARED : vanished || named ? AW_RANK_NAMED : AW_RANK_BEHAVIOUR;
-	o->meaning = object_meaning(d, o);
+	o->meaning = object_meaning(d, o, named);
 }
 
 static void build_objects(struct aw_diff *d)
