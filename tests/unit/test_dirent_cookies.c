@@ -137,6 +137,30 @@ static uint32_t first_with(const uint64_t *cookies, const uint32_t *tags, size_t
 	return UINT32_MAX;
 }
 
+/* The tracker gives the plain set's verdict for every cookie of the
+ * sequence, and for a shared cookie the same first name, up to the
+ * repeat where a scan stops. */
+static void expect_tracker_matches_set(const uint64_t *cookies, const uint32_t *tags, size_t len)
+{
+	struct dc_set plain, backing;
+	struct dc_track t;
+	assert_int_equal(dc_set_init(&plain, 8), 0);
+	assert_int_equal(dc_set_init(&backing, 8), 0);
+	dc_track_start(&t, &backing);
+	for (size_t i = 0; i < len; i++) {
+		uint32_t o1 = 0, o2 = 0;
+		int want = dc_set_add(&plain, cookies[i], tags[i], &o1);
+		int got = dc_track_add(&t, cookies, tags, i, &o2);
+		assert_int_equal(got, want);
+		if (want == DC_SHARED)
+			assert_int_equal(o2, t.in_set ? o1 : first_with(cookies, tags, i));
+		if (want == DC_REPEAT)
+			break; /* a scan stops here */
+	}
+	dc_set_free(&plain);
+	dc_set_free(&backing);
+}
+
 /* The tracker answers exactly as the plain set would, for sequences that
  * are monotonic, then not, with shared cookies and repeats. */
 static void test_tracker_matches_set(void **state)
@@ -163,23 +187,7 @@ static void test_tracker_matches_set(void **state)
 				tags[i] = rng(&seed) % 2 ? tags[j] : (uint32_t)(i + 1000);
 			}
 		}
-		struct dc_set plain, backing;
-		struct dc_track t;
-		assert_int_equal(dc_set_init(&plain, 8), 0);
-		assert_int_equal(dc_set_init(&backing, 8), 0);
-		dc_track_start(&t, &backing);
-		for (size_t i = 0; i < len; i++) {
-			uint32_t o1 = 0, o2 = 0;
-			int want = dc_set_add(&plain, cookies[i], tags[i], &o1);
-			int got = dc_track_add(&t, cookies, tags, i, &o2);
-			assert_int_equal(got, want);
-			if (want == DC_SHARED)
-				assert_int_equal(o2, t.in_set ? o1 : first_with(cookies, tags, i));
-			if (want == DC_REPEAT)
-				break; /* a scan stops here */
-		}
-		dc_set_free(&plain);
-		dc_set_free(&backing);
+		expect_tracker_matches_set(cookies, tags, len);
 	}
 }
 
@@ -212,23 +220,7 @@ static void test_tracker_runs_match_set(void **state)
 				tags[i] = rng(&seed) % 2 ? tags[j] : (uint32_t)(i + 5000);
 			}
 		}
-		struct dc_set plain, backing;
-		struct dc_track t;
-		assert_int_equal(dc_set_init(&plain, 8), 0);
-		assert_int_equal(dc_set_init(&backing, 8), 0);
-		dc_track_start(&t, &backing);
-		for (size_t i = 0; i < len; i++) {
-			uint32_t o1 = 0, o2 = 0;
-			int want = dc_set_add(&plain, cookies[i], tags[i], &o1);
-			int got = dc_track_add(&t, cookies, tags, i, &o2);
-			assert_int_equal(got, want);
-			if (want == DC_SHARED)
-				assert_int_equal(o2, t.in_set ? o1 : first_with(cookies, tags, i));
-			if (want == DC_REPEAT)
-				break;
-		}
-		dc_set_free(&plain);
-		dc_set_free(&backing);
+		expect_tracker_matches_set(cookies, tags, len);
 	}
 	/* tmpfs since 6.14: "." 1, ".." the largest, the names falling, the
 	 * last one INT_MAX: three runs, no set. */
