@@ -159,7 +159,29 @@ static bool explain_by_i386(const struct aw_diff *d, struct aw_diff_change *c,
 	return false;
 }
 
-static const struct aw_snapshot *compared[2]; /* old, new: between begin and end */
+/* The objects each side skipped for a cause of the machine: a key of
+ * one the side lacks, of a pattern item (whose names are known only
+ * where it could be observed: cgroup.v2's child.*.value beside
+ * child_files, skipped outside a guest), is that cause's doing, not an
+ * interface that vanished. */
+struct skipped_object {
+	char *object;    /* or, for a probe skipped whole, the probe */
+	bool whole_probe;
+	char cause[AW_CAUSE_MAX];
+};
+
+struct skipped_objects {
+	struct skipped_object *v;
+	size_t n;
+};
+
+/* What one diff's questions read, from begin to end: each diff has its
+ * own, so that two diffs in one process (a matrix's neighbours) share
+ * nothing. */
+struct aw_causes {
+	const struct aw_snapshot *compared[2]; /* old, new */
+	struct skipped_objects skipped[2];     /* old, new */
+};
 
 /* What a side recorded of the inputs of the values sized at boot
  * (struct aw_boot_inputs): false for a snapshot without them. */
@@ -185,12 +207,13 @@ enum sizing_verdict { SIZING_UNDECLARED, SIZING_FITS, SIZING_KERNEL };
  * gives both sides' values for what each side recorded, the same
  * formula had other inputs; when it cannot give one of them, the
  * formula changed, whatever the memory. */
-static enum sizing_verdict explain_by_sizing(const struct aw_item *it, struct aw_diff_change *c,
+static enum sizing_verdict explain_by_sizing(const struct aw_causes *k, const struct aw_item *it, struct aw_diff_change *c,
 					     const struct entry *o, const struct entry *n)
 {
 	struct aw_boot_inputs in[2];
 	const struct entry *side[2] = { o, n };
-	if (!it->sizing || !boot_inputs(compared[0], &in[0]) || !boot_inputs(compared[1], &in[1]))
+	if (!it->sizing || !boot_inputs(k->compared[0], &in[0]) ||
+	    !boot_inputs(k->compared[1], &in[1]))
 		return SIZING_UNDECLARED;
 	for (int i = 0; i < 2; i++)
 		if (side[i]->rec->status != AW_ST_PASS || !it->sizing->fits(side[i]->rec->value, &in[i]))
@@ -205,11 +228,11 @@ static enum sizing_verdict explain_by_sizing(const struct aw_item *it, struct aw
 
 /* A side whose machine lacks what the item follows ("no: ..." in
  * env.pmu): the item shows the lack, not the kernel's interface. */
-static bool explain_by_lack(struct aw_diff_change *c, const char *cause, const char *key)
+static bool explain_by_lack(const struct aw_causes *k, struct aw_diff_change *c, const char *cause, const char *key)
 {
 	const struct aw_cause *ca = aw_cause_find(cause);
 	for (int side = 1; ca && !ca->sized && side >= 0; side--) {
-		const char *v = aw_snapshot_get(compared[side], key);
+		const char *v = aw_snapshot_get(k->compared[side], key);
 		if (!v || strncmp(v, "no", 2) != 0)
 			continue;
 		c->cause_key = xstrdup(cause);
@@ -223,11 +246,12 @@ static bool explain_by_lack(struct aw_diff_change *c, const char *cause, const c
 
 /* Where the part of the machine an item follows (env.PART) differs:
  * the machine's doing, said so in c. */
-static bool explain_by_env(const struct aw_diff *d, struct aw_diff_change *c, const char *part)
+static bool explain_by_env(const struct aw_causes *k, const struct aw_diff *d,
+			   struct aw_diff_change *c, const char *part)
 {
 	char *key = xasprintf("env.%s", part);
 	const struct aw_diff_env *env = find_env(d, key);
-	bool lacks = !env && explain_by_lack(c, part, key);
+	bool lacks = !env && explain_by_lack(k, c, part, key);
 	free(key);
 	if (lacks)
 		return true;
@@ -245,7 +269,7 @@ static bool explain_by_env(const struct aw_diff *d, struct aw_diff_change *c, co
  * machine's doing.  One sized at boot by a declared formula follows the
  * formula instead; a value the formula cannot give may still be a
  * running machine's setting (env.setup). */
-static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_change *c,
+static bool explain_by_machine_size(const struct aw_causes *k, const struct aw_diff *d, struct aw_diff_change *c,
 				    const struct entry *o, const struct entry *n)
 {
 	const struct aw_item *it;
@@ -253,34 +277,16 @@ static bool explain_by_machine_size(const struct aw_diff *d, struct aw_diff_chan
 	(void)aw_diff_known(e, &it);
 	if (!it || !it->varies_with || c->kind != AW_DIFF_CHANGED || e->cls != AW_DIFF_OBS)
 		return false;
-	switch (explain_by_sizing(it, c, o, n)) {
+	switch (explain_by_sizing(k, it, c, o, n)) {
 	case SIZING_FITS:
 		return true;
 	case SIZING_KERNEL:
-		return explain_by_env(d, c, "setup");
+		return explain_by_env(k, d, c, "setup");
 	case SIZING_UNDECLARED:
 		break;
 	}
-	return explain_by_env(d, c, it->varies_with);
+	return explain_by_env(k, d, c, it->varies_with);
 }
-
-/* The objects each side skipped for a cause of the machine: a key of
- * one the side lacks, of a pattern item (whose names are known only
- * where it could be observed: cgroup.v2's child.*.value beside
- * child_files, skipped outside a guest), is that cause's doing, not an
- * interface that vanished. */
-struct skipped_object {
-	char *object;    /* or, for a probe skipped whole, the probe */
-	bool whole_probe;
-	char cause[AW_CAUSE_MAX];
-};
-
-struct skipped_objects {
-	struct skipped_object *v;
-	size_t n;
-};
-
-static struct skipped_objects skipped_by_side[2]; /* old, new: during aw_diff_compute */
 
 
 static void collect_skipped(const struct entry *e, size_t n, struct skipped_objects *out)
@@ -308,9 +314,9 @@ static void free_skipped(struct skipped_objects *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static const char *object_skip_cause(bool new_side, const char *object)
+static const char *object_skip_cause(const struct aw_causes *k, bool new_side, const char *object)
 {
-	const struct skipped_objects *s = &skipped_by_side[new_side];
+	const struct skipped_objects *s = &k->skipped[new_side];
 	for (size_t i = 0; i < s->n; i++) {
 		size_t len = strlen(s->v[i].object);
 		if (strcmp(s->v[i].object, object) == 0 ||
@@ -323,7 +329,7 @@ static const char *object_skip_cause(bool new_side, const char *object)
 
 /* Why the environment, not the kernel, made the change; nothing when
  * the kernel did. */
-void aw_diff_explain(const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
+void aw_diff_explain(const struct aw_causes *k, const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
 		    const struct entry *n)
 {
 	const struct entry *e = n ? n : o;
@@ -337,7 +343,8 @@ void aw_diff_explain(const struct aw_diff *d, struct aw_diff_change *c, const st
 			return;
 		const struct aw_item *it;
 		(void)aw_diff_known(e, &it);
-		const char *why = it && aw_item_is_pattern(it) ? object_skip_cause(c->new_side, c->object)
+		const char *why = it && aw_item_is_pattern(it) ? object_skip_cause(k, c->new_side,
+										  c->object)
 							       : NULL;
 		if (why) {
 			c->cause_key = xstrdup(why);
@@ -347,7 +354,7 @@ void aw_diff_explain(const struct aw_diff *d, struct aw_diff_change *c, const st
 		}
 	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
-	    explain_by_machine_size(d, c, o, n))
+	    explain_by_machine_size(k, d, c, o, n))
 		return;
 	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {
 		c->new_side = c->kind == AW_DIFF_SKIPPED;
@@ -357,18 +364,21 @@ void aw_diff_explain(const struct aw_diff *d, struct aw_diff_change *c, const st
 
 /* ---- objects: what a change is about, and whether it is there ---- */
 
-void aw_diff_causes_begin(const struct aw_snapshot *old, const struct aw_snapshot *new,
-			  const struct entry *eo, size_t no, const struct entry *en, size_t nn)
+struct aw_causes *aw_diff_causes_begin(const struct aw_snapshot *old, const struct aw_snapshot *new,
+				       const struct entry *eo, size_t no, const struct entry *en,
+				       size_t nn)
 {
-	compared[0] = old;
-	compared[1] = new;
-	collect_skipped(eo, no, &skipped_by_side[0]);
-	collect_skipped(en, nn, &skipped_by_side[1]);
+	struct aw_causes *k = xcalloc(1, sizeof(*k));
+	k->compared[0] = old;
+	k->compared[1] = new;
+	collect_skipped(eo, no, &k->skipped[0]);
+	collect_skipped(en, nn, &k->skipped[1]);
+	return k;
 }
 
-void aw_diff_causes_end(void)
+void aw_diff_causes_end(struct aw_causes *k)
 {
-	free_skipped(&skipped_by_side[0]);
-	free_skipped(&skipped_by_side[1]);
-	compared[0] = compared[1] = NULL;
+	free_skipped(&k->skipped[0]);
+	free_skipped(&k->skipped[1]);
+	free(k);
 }

@@ -274,7 +274,7 @@ static bool named_change(const struct aw_diff_change *c, const struct entry *e)
 	return it && it->change && !aw_item_is_pattern(it);
 }
 
-static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
+static void add_change(const struct aw_causes *k, struct aw_diff *d, enum aw_diff_kind kind,
 		       const struct entry *o, const struct entry *n)
 {
 	const struct entry *e = n ? n : o;
@@ -291,7 +291,7 @@ static void add_change(struct aw_diff *d, enum aw_diff_kind kind,
 		.new_absent = absent_on(n),
 	};
 	c.named = named_change(&c, e);
-	aw_diff_explain(d, &c, o, n);
+	aw_diff_explain(k, d, &c, o, n);
 	d->changes = xgrow(d->changes, d->n, sizeof(*d->changes));
 	d->changes[d->n++] = c;
 }
@@ -313,8 +313,9 @@ static bool same_cause_skips(const struct entry *o, const struct entry *n)
 }
 
 /* Merge the two sorted lists, recording each difference. */
-static void diff_items(const struct entry *o, size_t no, const struct entry *n, size_t nn,
-		       const struct aw_diff_opts *opts, struct aw_diff *d)
+static void diff_items(const struct aw_causes *k, const struct entry *o, size_t no,
+		       const struct entry *n, size_t nn, const struct aw_diff_opts *opts,
+		       struct aw_diff *d)
 {
 	size_t i = 0, j = 0;
 	while (i < no || j < nn) {
@@ -325,7 +326,7 @@ static void diff_items(const struct entry *o, size_t no, const struct entry *n, 
 		if (kind >= 0 && same_cause_skips(a, b))
 			continue;
 		if (kind >= 0 && !entry_ignored(opts, a ? a : b))
-			add_change(d, (enum aw_diff_kind)kind, a, b);
+			add_change(k, d, (enum aw_diff_kind)kind, a, b);
 	}
 }
 
@@ -368,23 +369,23 @@ static int by_family_size(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The families in the order of d->families, for sorting objects. */
-static const struct aw_diff *sorting;
-
-static size_t family_place(const char *family)
+/* A family's place in d->families, for sorting objects. */
+static size_t family_place(const struct aw_diff *d, const char *family)
 {
-	for (size_t i = 0; i < sorting->nfamilies; i++)
-		if (strcmp(sorting->families[i].name, family) == 0)
+	for (size_t i = 0; i < d->nfamilies; i++)
+		if (strcmp(d->families[i].name, family) == 0)
 			return i;
-	return sorting->nfamilies;
+	return d->nfamilies;
 }
 
-static int by_rank(const void *a, const void *b)
+/* qsort_r's comparison: the diff is its argument, not a file's state. */
+static int by_rank(const void *a, const void *b, void *diff)
 {
+	const struct aw_diff *d = diff;
 	const struct aw_diff_object *x = a, *y = b;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	size_t fx = family_place(x->family), fy = family_place(y->family);
+	size_t fx = family_place(d, x->family), fy = family_place(d, y->family);
 	if (fx != fy)
 		return fx < fy ? -1 : 1;
 	return strcmp(x->name, y->name);
@@ -517,10 +518,8 @@ static void build_objects(struct aw_diff *d)
 	}
 	if (d->nfamilies)
 		qsort(d->families, d->nfamilies, sizeof(*d->families), by_family_size);
-	sorting = d;
 	if (d->nobjects)
-		qsort(d->objects, d->nobjects, sizeof(*d->objects), by_rank);
-	sorting = NULL;
+		qsort_r(d->objects, d->nobjects, sizeof(*d->objects), by_rank, d);
 }
 
 const char *aw_diff_rank_name(enum aw_diff_rank r)
@@ -547,9 +546,9 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	diff_probes_run(old, new, opts, d);
 	if (d->nenv) /* qsort's base must not be NULL, even for nothing */
 		qsort(d->env, d->nenv, sizeof(*d->env), by_env_key);
-	aw_diff_causes_begin(old, new, eo, no, en, nn);
-	diff_items(eo, no, en, nn, opts, d);
-	aw_diff_causes_end();
+	struct aw_causes *k = aw_diff_causes_begin(old, new, eo, no, en, nn);
+	diff_items(k, eo, no, en, nn, opts, d);
+	aw_diff_causes_end(k);
 	build_objects(d);
 	free(eo);
 	free(en);

@@ -28,14 +28,18 @@ char **aw_diff_list(const char *v, size_t *n);
 /* What an entry's change is about (malloc'd): its object. */
 char *aw_diff_object_of(const struct entry *e);
 
-/* causes.c: begin with both sides' entries before asking, end after. */
-void aw_diff_causes_begin(const struct aw_snapshot *old, const struct aw_snapshot *new,
-			  const struct entry *eo, size_t no, const struct entry *en, size_t nn);
-void aw_diff_causes_end(void);
+/* causes.c: what one diff's questions read (both snapshots, what each
+ * side skipped), made with both sides' entries before asking and freed
+ * after: the diff's own, passed to every question. */
+struct aw_causes;
+struct aw_causes *aw_diff_causes_begin(const struct aw_snapshot *old, const struct aw_snapshot *new,
+				       const struct entry *eo, size_t no, const struct entry *en,
+				       size_t nn);
+void aw_diff_causes_end(struct aw_causes *k);
 /* The cause a skip names in its reason, into buf: true when it has one. */
 bool aw_diff_named_cause(const struct entry *e, char buf[AW_CAUSE_MAX]);
 /* Sets c's cause when the environment, not the kernel, made the change. */
-void aw_diff_explain(const struct aw_diff *d, struct aw_diff_change *c, const struct entry *o,
-		     const struct entry *n);
+void aw_diff_explain(const struct aw_causes *k, const struct aw_diff *d, struct aw_diff_change *c,
+		     const struct entry *o, const struct entry *n);
 
 #endif
