@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kernel modules for a guest, with their dependencies: see modules.h. */
 #include "modules.h"
-#include "lib/proc.h"
 #include "core/probe.h"
 #include "lib/util.h"
 #include "lib/procfs.h"
+
+#include <archive.h>
+#include <archive_entry.h>
 
 #include <elf.h>
 #include <errno.h>
@@ -196,43 +198,69 @@ void aw_modtree_free(struct aw_modtree *t)
 
 /* ---- decompression and .modinfo ---- */
 
+/* The filter libarchive must find for a suffix (.xz, .zst, .gz), or
+ * ARCHIVE_FILTER_NONE: a module not compressed. */
+static int filter_of(const char *name)
+{
+	return has_suffix(name, ".xz") ? ARCHIVE_FILTER_XZ : has_suffix(name, ".zst") ? ARCHIVE_FILTER_ZSTD
+	       : has_suffix(name, ".gz") ? ARCHIVE_FILTER_GZIP : ARCHIVE_FILTER_NONE;
+}
+
+/* The one stream of a raw archive (format raw: no container) through the
+ * filter its bytes name, which must be the one the suffix says: garbage
+ * named .xz is an error, not a module passed on as it is. */
+static int read_stream(struct archive *a, const char *name, int want, char **out, size_t *out_len,
+		    char **err)
+{
+	struct archive_entry *e;
+	if (archive_read_next_header(a, &e) < ARCHIVE_WARN) {
+		*err = xasprintf("%s: %s", name, archive_error_string(a));
+		return -1;
+	}
+	if (archive_filter_code(a, 0) != want) {
+		*err = xasprintf("%s: not %s data", name, strrchr(name, '.') + 1);
+		return -1;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap + 1);
+	la_ssize_t got;
+	while ((got = archive_read_data(a, buf + n, cap - n)) > 0)
+		if ((n += (size_t)got) == cap)
+			buf = xrealloc(buf, (cap *= 2) + 1);
+	if (got < 0) {
+		*err = xasprintf("%s: %s", name, archive_error_string(a));
+		free(buf);
+		return -1;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*out_len = n;
+	return 0;
+}
+
 int aw_decompress(const char *name, const char *data, size_t len, char **out, size_t *out_len,
 		  char **err)
 {
-	const char *tool = has_suffix(name, ".xz") ? "xz" : has_suffix(name, ".zst") ? "zstd"
-			   : has_suffix(name, ".gz") ? "gzip" : NULL;
-	if (!tool) {
+	int want = filter_of(name);
+	if (want == ARCHIVE_FILTER_NONE) {
 		*out = xmalloc(len + 1);
 		memcpy(*out, data, len);
 		(*out)[len] = '\0';
 		*out_len = len;
 		return 0;
 	}
-	int in = aw_anon_file("module.in"), res = aw_anon_file("module.out");
+	/* The filters vm/deb.c's data.tar reader links already. */
+	struct archive *a = archive_read_new();
+	archive_read_support_format_raw(a);
+	archive_read_support_filter_xz(a);
+	archive_read_support_filter_zstd(a);
+	archive_read_support_filter_gzip(a);
 	int rc = -1;
-	char *why = NULL;
-	if (in < 0 || res < 0 || aw_write_all(in, data, len) != 0 || lseek(in, 0, SEEK_SET) != 0) {
-		*err = xasprintf("%s: cannot make a temporary file: %s", name, strerror(errno));
-		goto out;
-	}
-	const char *argv[] = { tool, "-dc", NULL };
-	int st = aw_run_wait(argv, in, res, &why);
-	if (st != 0) {
-		*err = xasprintf("%s: %s -dc failed (%s)%s", name, tool,
-				 st < 0 ? "could not run it" : "exit status", why && *why ? why : "");
-		goto out;
-	}
-	if (aw_fd_slurp(res, out, out_len) != 0) {
-		*err = xasprintf("%s: %s", name, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	free(why);
-	if (in >= 0)
-		close(in);
-	if (res >= 0)
-		close(res);
+	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK)
+		*err = xasprintf("%s: %s", name, archive_error_string(a));
+	else
+		rc = read_stream(a, name, want, out, out_len, err);
+	archive_read_free(a);
 	return rc;
 }
 

@@ -88,8 +88,9 @@ void aw_modplan_free(struct aw_modplan *plan);
  * f and everything it needs.  malloc'd array of *n. */
 size_t *aw_modplan_sequence(const struct aw_modplan *plan, const struct aw_modfile *f, size_t *n);
 
-/* Decompress data by the suffix of name (.xz, .zst, .gz; else a copy).
- * 0, or -1 with *err (malloc'd). */
+/* Decompress data by the suffix of name (.xz, .zst, .gz; else a copy),
+ * in memory with libarchive's filters (no program run); data that is not
+ * what the suffix says is an error.  0, or -1 with *err (malloc'd). */
 int aw_decompress(const char *name, const char *data, size_t len, char **out, size_t *out_len,
 		  char **err);
 
