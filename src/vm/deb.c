@@ -12,10 +12,13 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* The largest boot/config-* kept (Debian's are about 300 KiB). */
 #define CONFIG_MAX (16u << 20)
+/* The largest control file read (a kernel's is under 1 KiB). */
+#define CONTROL_MAX (1u << 20)
 /* How much of the file libarchive reads at a time. */
 #define READ_BLOCK 65536
 
@@ -188,10 +191,11 @@ static la_ssize_t member_read(struct archive *inner, void *outer, const void **b
 	return (la_ssize_t)size;
 }
 
-/* The tar in data.tar*: every entry, until its end.  Only the filters a
- * package's data may use are enabled (dpkg-deb's list), so that the
- * static build links their libraries and no more. */
-static int read_data(struct deb_reader *d, struct archive *outer, char **err)
+/* A tar reading the outer archive's current member.  Only the filters a
+ * package's members may use are enabled (dpkg-deb's list), so that the
+ * static build links their libraries and no more.  NULL with *err. */
+static struct archive *member_tar(struct archive *outer, const char *name, const char *what,
+				  char **err)
 {
 	struct archive *a = archive_read_new();
 	archive_read_support_format_tar(a);
@@ -200,13 +204,21 @@ static int read_data(struct deb_reader *d, struct archive *outer, char **err)
 	archive_read_support_filter_lzma(a);
 	archive_read_support_filter_bzip2(a);
 	archive_read_support_filter_zstd(a);
-	int rc = 0;
-	if (archive_read_open(a, outer, NULL, member_read, NULL) != ARCHIVE_OK) {
-		*err = xasprintf("%s: the package's data: %s", d->name, archive_error_string(a));
-		rc = -1;
-	}
+	if (archive_read_open(a, outer, NULL, member_read, NULL) == ARCHIVE_OK)
+		return a;
+	*err = xasprintf("%s: the package's %s: %s", name, what, archive_error_string(a));
+	archive_read_free(a);
+	return NULL;
+}
+
+/* The tar in data.tar*: every entry, until its end. */
+static int read_data(struct deb_reader *d, struct archive *outer, char **err)
+{
+	struct archive *a = member_tar(outer, d->name, "data", err);
+	if (!a)
+		return -1;
 	struct archive_entry *e;
-	int r = ARCHIVE_OK;
+	int r = ARCHIVE_OK, rc = 0;
 	while (rc == 0 && header(a, &e, &r))
 		rc = entry(d, a, e, err);
 	if (rc == 0 && r != ARCHIVE_EOF) {
@@ -217,9 +229,10 @@ static int read_data(struct deb_reader *d, struct archive *outer, char **err)
 	return rc;
 }
 
-/* The ar archive: debian-binary first, as dpkg-deb requires, then the
- * first data.tar* member, whatever its compression suffix. */
-static int read_ar(struct deb_reader *d, struct archive *ar, const char *name, char **err)
+/* The ar archive up to its first member whose name starts with prefix
+ * ("data.tar", "control.tar": whatever the compression suffix), after
+ * debian-binary, which dpkg-deb requires first.  0 there, or -1. */
+static int find_member(struct archive *ar, const char *name, const char *prefix, char **err)
 {
 	struct archive_entry *e;
 	int r = archive_read_next_header(ar, &e);
@@ -236,12 +249,24 @@ static int read_ar(struct deb_reader *d, struct archive *ar, const char *name, c
 	}
 	while (header(ar, &e, &r)) {
 		const char *member = archive_entry_pathname(e);
-		if (member && strncmp(member, "data.tar", 8) == 0)
-			return read_data(d, ar, err);
+		if (member && strncmp(member, prefix, strlen(prefix)) == 0)
+			return 0;
 	}
-	*err = r == ARCHIVE_EOF ? xasprintf("%s: the package has no data.tar member", name)
+	*err = r == ARCHIVE_EOF ? xasprintf("%s: the package has no %s member", name, prefix)
 				: xasprintf("%s: %s", name, archive_error_string(ar));
 	return -1;
+}
+
+/* An ar reader on fd, read from its current offset; NULL with *err. */
+static struct archive *open_ar(int fd, const char *name, char **err)
+{
+	struct archive *ar = archive_read_new();
+	archive_read_support_format_ar(ar);
+	if (archive_read_open_fd(ar, fd, READ_BLOCK) == ARCHIVE_OK)
+		return ar;
+	*err = xasprintf("%s: %s", name, archive_error_string(ar));
+	archive_read_free(ar);
+	return NULL;
 }
 
 /* What a guest cannot boot without. */
@@ -266,14 +291,12 @@ int aw_deb_read_fd(int fd, const char *name, int *kernel_fd, struct aw_modtree *
 		*err = xasprintf("cannot make a temporary file: %s", strerror(errno));
 		return -1;
 	}
-	struct archive *ar = archive_read_new();
-	archive_read_support_format_ar(ar);
-	int rc = -1;
-	if (archive_read_open_fd(ar, fd, READ_BLOCK) != ARCHIVE_OK)
-		*err = xasprintf("%s: %s", name, archive_error_string(ar));
-	else
-		rc = read_ar(&d, ar, name, err);
-	archive_read_free(ar);
+	struct archive *ar = open_ar(fd, name, err);
+	int rc = ar ? find_member(ar, name, "data.tar", err) : -1;
+	if (rc == 0)
+		rc = read_data(&d, ar, err);
+	if (ar)
+		archive_read_free(ar);
 	if (rc == 0)
 		rc = complete(&d, name, err);
 	if (rc != 0) {
@@ -286,10 +309,10 @@ int aw_deb_read_fd(int fd, const char *name, int *kernel_fd, struct aw_modtree *
 	return 0;
 }
 
-int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, struct aw_deb_boot *boot,
-		char **err)
+/* A package opened for reading, after the checks whose words users see;
+ * -1 with *err. */
+static int open_deb(const char *deb, char **err)
 {
-	*kernel_fd = -1;
 	if (access(deb, R_OK) != 0) {
 		*err = xasprintf("%s: %s", deb, strerror(errno));
 		return -1;
@@ -299,11 +322,119 @@ int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, struct
 		return -1;
 	}
 	int fd = open(deb, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		*err = xasprintf("%s: %s", deb, strerror(errno));
+	return fd;
+}
+
+int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, struct aw_deb_boot *boot,
+		char **err)
+{
+	*kernel_fd = -1;
+	int fd = open_deb(deb, err);
+	if (fd < 0)
 		return -1;
-	}
 	int rc = aw_deb_read_fd(fd, deb, kernel_fd, tree, boot, err);
 	close(fd);
 	return rc;
+}
+
+/* ---- the control file ---- */
+
+/* The length of a field's name at line when it is field ("Version:",
+ * any case, as deb-control(5) says names are), else 0. */
+static size_t names_field(const char *line, const char *end, const char *field)
+{
+	size_t n = strlen(field);
+	if ((size_t)(end - line) <= n || strncasecmp(line, field, n) != 0 || line[n] != ':')
+		return 0;
+	return n + 1;
+}
+
+char *aw_deb_control_field(const char *control, size_t len, const char *field)
+{
+	const char *p = control, *end = control + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		if (eol == p)
+			return NULL; /* a blank line ends the first paragraph */
+		size_t skip = names_field(p, eol, field);
+		if (skip) {
+			const char *v = p + skip, *ve = eol;
+			while (v < ve && (*v == ' ' || *v == '\t'))
+				v++;
+			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
+				ve--;
+			return ve > v ? strndup(v, (size_t)(ve - v)) : NULL;
+		}
+		p = eol + 1;
+	}
+	return NULL;
+}
+
+/* The "control" entry of the control tar ("./control" as dpkg-deb writes
+ * it) into memory: 0, 1 when the tar has none, -1 with *err. */
+static int read_control_file(struct archive *a, const char *name, char **text, size_t *len,
+			     char **err)
+{
+	struct archive_entry *e;
+	int r;
+	while (header(a, &e, &r)) {
+		const char *path = archive_entry_pathname(e);
+		while (path && path[0] == '.' && path[1] == '/')
+			path += 2;
+		if (!path || strcmp(path, "control") != 0 || archive_entry_filetype(e) != AE_IFREG)
+			continue;
+		size_t cap = CONTROL_MAX, n = 0;
+		char *buf = xmalloc(cap + 1);
+		la_ssize_t got = 0;
+		while (n < cap && (got = archive_read_data(a, buf + n, cap - n)) > 0)
+			n += (size_t)got;
+		if (n < cap && got < 0) {
+			*err = xasprintf("%s: reading control from the package: %s", name,
+					 archive_error_string(a));
+			free(buf);
+			return -1;
+		}
+		buf[n] = '\0';
+		*text = buf;
+		*len = n;
+		return 0;
+	}
+	if (r != ARCHIVE_EOF) {
+		*err = xasprintf("%s: the package's control: %s", name, archive_error_string(a));
+		return -1;
+	}
+	return 1;
+}
+
+char *aw_deb_version_fd(int fd, const char *name, char **err)
+{
+	struct archive *ar = open_ar(fd, name, err), *a = NULL;
+	char *text = NULL, *version = NULL;
+	size_t len = 0;
+	int rc = ar ? find_member(ar, name, "control.tar", err) : -1;
+	if (rc == 0 && !(a = member_tar(ar, name, "control", err)))
+		rc = -1;
+	if (rc == 0 && (rc = read_control_file(a, name, &text, &len, err)) == 1)
+		*err = xasprintf("%s: the package's control.tar has no control file", name);
+	if (rc == 0 && !(version = aw_deb_control_field(text, len, "Version")))
+		*err = xasprintf("%s: the package's control file has no Version field", name);
+	free(text);
+	if (a)
+		archive_read_free(a);
+	if (ar)
+		archive_read_free(ar);
+	return version;
+}
+
+char *aw_deb_version(const char *deb, char **err)
+{
+	int fd = open_deb(deb, err);
+	if (fd < 0)
+		return NULL;
+	char *v = aw_deb_version_fd(fd, deb, err);
+	close(fd);
+	return v;
 }

@@ -3,7 +3,8 @@
  * The kernel of a linux-image .deb (--deb), read in place with libarchive:
  * the ar archive, its data.tar member whatever its compression (xz as
  * Debian's are, zstd, gzip, bzip2, lzma or none) and the tar inside
- * (ustar, GNU and pax).  What a guest needs goes into anonymous files;
+ * (ustar, GNU and pax), and its control.tar's control file for the
+ * Version that orders kernels.  What a guest needs goes into anonymous files;
  * nothing is unpacked into a directory and no program is run.
  */
 #ifndef ABIWATCH_VM_DEB_H
@@ -35,6 +36,18 @@ int aw_deb_read(const char *deb, int *kernel_fd, struct aw_modtree *tree, struct
  * the fuzz target (tests/fuzz/fuzz_deb.c) feeds it bytes. */
 int aw_deb_read_fd(int fd, const char *name, int *kernel_fd, struct aw_modtree *tree,
 		   struct aw_deb_boot *boot, char **err);
+
+/* The Version field of a package's control file (its control.tar.*,
+ * whatever the compression), as `dpkg-deb --field DEB Version` prints
+ * it; malloc'd, or NULL with *err (malloc'd).  _fd reads an open file
+ * from its offset (the fuzz target's way in). */
+char *aw_deb_version(const char *deb, char **err);
+char *aw_deb_version_fd(int fd, const char *name, char **err);
+
+/* The value of field in a control file's first paragraph (field names
+ * in any case, the value without the blanks around it), malloc'd, or
+ * NULL when it has none or an empty one. */
+char *aw_deb_control_field(const char *control, size_t len, const char *field);
 
 /* Whether a file starts like a Debian package (an ar archive). */
 bool aw_is_deb(const char *path);

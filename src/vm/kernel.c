@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 char *aw_kernel_release(const char *path, char **err)
@@ -45,22 +44,6 @@ char *aw_kernel_release(const char *path, char **err)
 	return rel;
 }
 
-/* The Version field of a package (dpkg-deb --field), malloc'd, or NULL. */
-static char *deb_version(const char *deb)
-{
-	const char *argv[] = { "dpkg-deb", "--field", deb, "Version", NULL };
-	struct aw_spawn how = { .in = -1, .own_pgrp = true };
-	struct aw_capture cap = { .out = true, .timeout_s = 60, .max = 4096 };
-	if (aw_capture(argv, &how, &cap) != 0)
-		return NULL;
-	char *v = NULL;
-	size_t n = strcspn(cap.text, "\n");
-	if (WIFEXITED(cap.status) && WEXITSTATUS(cap.status) == 0 && n > 0)
-		v = strndup(cap.text, n);
-	free(cap.text);
-	return v;
-}
-
 int aw_kernel_spec_parse(const char *spec, bool want_version, struct aw_kernel_spec *k,
 			 char **err)
 {
@@ -79,8 +62,8 @@ int aw_kernel_spec_parse(const char *spec, bool want_version, struct aw_kernel_s
 		k->kernel = xstrdup(spec);
 	}
 	k->release = aw_kernel_release(k->deb ? k->deb : k->kernel, err);
-	if (k->release && k->deb && want_version && !(k->version = deb_version(k->deb)))
-		*err = xasprintf("%s: the package has no Version field (dpkg-deb --field)", k->deb);
+	if (k->release && k->deb && want_version)
+		k->version = aw_deb_version(k->deb, err);
 	if (!k->release || (k->deb && want_version && !k->version)) {
 		aw_kernel_spec_free(k);
 		return -1;

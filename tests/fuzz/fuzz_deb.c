@@ -5,6 +5,8 @@
  * never crashes or leaks, and what it accepts means what it says: a
  * kernel file, a release, and modules whose offsets and lengths lie in
  * the store; what it refuses it says why, and leaves no kernel file.
+ * The same bytes then go to the control file's reader (the Version that
+ * orders kernels): a version is one non-empty line, a refusal a reason.
  * The corpus starts from tiny linux-image-like packages in each
  * compression dpkg-deb writes (tests/fuzz/deb-seeds makes them). */
 #include "vm/deb.h"
@@ -12,6 +14,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +31,19 @@ static void check_accepted(int kernel_fd, const struct aw_modtree *t, const stru
 			abort();
 	if (b->config && !b->config_path)
 		abort();
+}
+
+/* The Version read from the same bytes. */
+static void check_version(int fd)
+{
+	char *err = NULL;
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return;
+	char *v = aw_deb_version_fd(fd, "fuzz.deb", &err);
+	if (v ? !*v || strchr(v, '\n') || err : !err)
+		abort();
+	free(v);
+	free(err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -51,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kernel_fd >= 0)
 		close(kernel_fd);
 	free(err);
+	check_version(fd);
 	aw_deb_boot_free(&boot);
 	aw_modtree_free(&tree);
 	close(fd);
