@@ -113,7 +113,7 @@ static int take_option(int opt, char *arg, struct bisect *b, const char **item,
 	case 'j': return parse_jobs("bisect", arg, &b->jobs);
 	case OPT_STEP: b->step = arg; return 0;
 	case 'v': b->verbose = true; return 0;
-	case 'q': b->quiet = true; return 0;
+	case 'q': b->say.on = false; return 0;
 	default: break;
 	}
 	int rc = aw_guest_option("bisect", opt, arg, &b->vm);
@@ -212,6 +212,7 @@ static int parse_bisect(int argc, char **argv, void **opts)
 	struct bisect_cmd *c = xcalloc(1, sizeof(*c));
 	c->b = (struct bisect){ .out = "abiwatch-bisect", .argc = argc, .argv = argv };
 	aw_guest_opts_init(&c->b.vm);
+	c->b.say = (struct aw_progress){ "abiwatch bisect", true };
 	int rc = parse(argc, argv, &c->b);
 	/* A step's bad usage must stop git bisect run, not read as "bad". */
 	if (rc == AW_EXIT_USAGE && c->b.step)

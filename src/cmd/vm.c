@@ -36,8 +36,10 @@ static const char vm_usage[] =
 static const char vm_usage_more[] =
 	"      --console FILE   write the guest's console there\n"
 	"      --initramfs FILE write the initramfs there too, for a look inside\n"
-	"  -v, --verbose        show progress and every note on stderr\n"
-	"  -q, --quiet          no summary line on stderr\n"
+	"  -v, --verbose        show progress and every note on stderr (progress\n"
+	"                       shows on a terminal without -v: the boot, each\n"
+	"                       family as the guest's run ends it)\n"
+	"  -q, --quiet          no progress and no summary line on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"\n"
 	"RUN-ARGS are options and globs of 'abiwatch run' (not -o).  Exit status:\n"

@@ -149,19 +149,19 @@ static const char *build_and_judge(const struct bisect *b, const char *commit, c
 	struct aw_kernel_spec k;
 	const char *built = "failed";
 
-	bisect_say(b, "%s: building", label);
+	aw_say(&b->say, "%s: building", label);
 	if (!(spec = bisect_build(b, commit, &why))) {
 		a->value = xasprintf("did not build: %s", why);
 	} else if (aw_kernel_spec_parse(spec, false, &k, &why) != 0) {
 		a->value = xasprintf("the build gave no kernel: %s", why);
 	} else {
 		built = "built";
-		bisect_say(b, "%s: built in %.0f s", label, aw_now() - start);
+		aw_say(&b->say, "%s: built in %.0f s", label, aw_now() - start);
 		*how = bisect_judge(b, &k, label, snapshot, snap, a);
 		aw_kernel_spec_free(&k);
 	}
 	if (strcmp(built, "failed") == 0)
-		bisect_say(b, "%s: %s", label, a->value);
+		aw_say(&b->say, "%s: %s", label, a->value);
 	free(why);
 	free(spec);
 	return built;
@@ -188,7 +188,7 @@ static int git_step(struct bisect *b, char **kernels, size_t nkernels)
 
 	if (bisect_kept(b, snapshot, &snap)) {
 		aw_question_answer(&b->q, &snap, &a);
-		bisect_say(b, "%s: %s (kept from an earlier run)", label, a.value);
+		aw_say(&b->say, "%s: %s (kept from an earlier run)", label, a.value);
 	} else {
 		built = build_and_judge(b, commit, label, snapshot, &snap, &a, &how);
 	}
@@ -353,7 +353,7 @@ static int bisect_in_progress(struct driver *d, const char *top)
 	if (!ours)
 		return usage_error("bisect", "%s: a bisect is in progress there (git bisect reset "
 				   "ends it)", d->b->git);
-	bisect_say(d->b, "%s: resetting the bisect an interrupted run left; the snapshots it "
+	aw_say(&d->b->say, "%s: resetting the bisect an interrupted run left; the snapshots it "
 		   "kept are taken again", d->b->git);
 	GIT(d->b->git, NULL, "bisect", "reset");
 	return 0;

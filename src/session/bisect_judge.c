@@ -5,23 +5,10 @@
 #include "output/format.h"
 #include "lib/util.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-void bisect_say(const struct bisect *b, const char *fmt, ...)
-{
-	if (b->quiet)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("abiwatch bisect: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 /* A snapshot kept by an earlier run that can answer the question. */
 bool bisect_kept(const struct bisect *b, const char *path, struct aw_snapshot *snap)
@@ -30,7 +17,7 @@ bool bisect_kept(const struct bisect *b, const char *path, struct aw_snapshot *s
 	if (access(path, F_OK) != 0)
 		return false;
 	if (aw_snapshot_load(path, snap, &err) != 0) {
-		bisect_say(b, "%s: not taken (%s); booting again", path, err);
+		aw_say(&b->say, "%s: not taken (%s); booting again", path, err);
 		free(err);
 		return false;
 	}
@@ -72,15 +59,15 @@ static void boot(const struct bisect *b, const struct aw_kernel_spec *k, const c
 		memset(&r.snapshot, 0, sizeof(r.snapshot));
 		r.has_snapshot = false;
 		if (aw_snapshot_save(snap, path, &err) != 0) {
-			bisect_say(b, "%s", err); /* the answer stands; only its keeping failed */
+			aw_say(&b->say, "%s", err); /* the answer stands; only its keeping failed */
 			free(err);
 		}
 		if (b->verbose)
-			bisect_say(b, "%s", summary);
+			aw_say(&b->say, "%s", summary);
 	} else {
 		char *console = console_path(path);
 		if (r.console && aw_vm_write_text(console, r.console, r.console_len, &err) != 0) {
-			bisect_say(b, "%s", err);
+			aw_say(&b->say, "%s", err);
 			free(err);
 		}
 		a->value = xasprintf("no answer: %s (console: %s)", summary, console);
@@ -98,16 +85,16 @@ enum judged bisect_judge(const struct bisect *b, const struct aw_kernel_spec *k,
 	memset(a, 0, sizeof(*a));
 	if (bisect_kept(b, snapshot_path, snap)) {
 		aw_question_answer(&b->q, snap, a);
-		bisect_say(b, "%s: %s (kept from an earlier run: %s)", label, a->value,
+		aw_say(&b->say, "%s: %s (kept from an earlier run: %s)", label, a->value,
 			   snapshot_path);
 		return JUDGED_KEPT;
 	}
 	double start = aw_now();
-	bisect_say(b, "%s: booting %s", label, k->release);
+	aw_say(&b->say, "%s: booting %s", label, k->release);
 	boot(b, k, snapshot_path, snap, a);
 	if (!a->value)
 		aw_question_answer(&b->q, snap, a);
-	bisect_say(b, "%s: %s (%.1f s)", label, a->value, aw_now() - start);
+	aw_say(&b->say, "%s: %s (%.1f s)", label, a->value, aw_now() - start);
 	return JUDGED_BOOTED;
 }
 

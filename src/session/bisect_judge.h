@@ -29,9 +29,6 @@ enum judged bisect_judge(const struct bisect *b, const struct aw_kernel_spec *k,
 			 const char *label, const char *snapshot_path, struct aw_snapshot *snap,
 			 struct aw_answer *a);
 
-/* "abiwatch bisect: ..." on stderr unless quiet. */
-void bisect_say(const struct bisect *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* The pair's differences as `abiwatch diff` shows them, after a line. */
 void bisect_print_diff(const struct aw_snapshot *before, const char *before_name,
 		       const struct aw_snapshot *after, const char *after_name);

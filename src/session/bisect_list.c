@@ -193,7 +193,7 @@ static int search_kernels(struct bisect *b, char **specs, size_t n)
 	order_kernels(&s);
 	label_kernels(&s, b->out);
 	for (size_t i = 0; b->verbose && i < s.n; i++)
-		bisect_say(b, "kernel %zu: %s", i + 1, s.kernels[i].spec);
+		aw_say(&b->say, "kernel %zu: %s", i + 1, s.kernels[i].spec);
 
 	struct aw_bisect search;
 	aw_bisect_init(&search, s.n);

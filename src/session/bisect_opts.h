@@ -11,6 +11,7 @@
 
 #include "model/question.h"
 #include "vm/vm.h"
+#include "lib/progress.h"
 
 #include <stdbool.h>
 
@@ -18,7 +19,8 @@ struct bisect {
 	struct aw_question q;
 	struct aw_vm_opts vm;   /* how each guest boots; the kernel set per step */
 	const char *out;        /* where snapshots and logs are kept */
-	bool verbose, quiet;
+	bool verbose;
+	struct aw_progress say; /* "abiwatch bisect": its steps, off with --quiet */
 	/* --git */
 	const char *git, *good, *bad;
 	const char *config;     /* the default build's configuration */

@@ -18,6 +18,9 @@ int session_vm(const struct vm_opts *o)
 	struct vm_opts c = *o; /* c.output may become the default */
 	char *default_output = NULL, *err = NULL;
 	int rc;
+	/* A terminal sees the guest boot and each family end; a log only
+	 * what -v asks for. */
+	c.vm.progress = (struct aw_progress){ "abiwatch vm", aw_progress_wanted(c.vm.verbose, c.quiet) };
 
 	const char *image = c.vm.deb ? c.vm.deb : c.vm.kernel;
 	if (c.vm.deb && access(c.vm.deb, R_OK) == 0 && !aw_is_deb(c.vm.deb)) {

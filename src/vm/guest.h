@@ -17,6 +17,8 @@
  *                              "signal N", "exec ENOENT", "timeout"); the
  *                              run starts only when each says 0
  *   run 1.80                   uptime when `abiwatch run` started
+ *   family ok 3 mqueue         a top-level line of its KTAP, as each
+ *                              family ends (for the host's progress)
  *   exit 0                     its exit status; or "signal 9", "timeout"
  *   file ktap 12345            its standard output
  *   file snapshot 6789         the snapshot it wrote, when it wrote one

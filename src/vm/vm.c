@@ -62,19 +62,6 @@ static void add_note(struct aw_vm_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void progress(const struct aw_vm_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(const struct aw_vm_opts *o, const char *fmt, ...)
-{
-	if (!o->verbose)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("abiwatch vm: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
 void aw_vm_result_free(struct aw_vm_result *r)
 {
 	free(r->why);
@@ -422,9 +409,29 @@ static const char *qboot(void)
 struct marks {
 	double init, run, end;
 	double pace; /* what the guest measured of itself; 0 before it says */
+	size_t families; /* "family" lines already shown as progress */
 };
 
-static void scan_marks(int data_fd, struct marks *m)
+/* Each family the guest's run ended since the last look, as progress:
+ * the stream's "family" lines after the first m->families of them. */
+static void show_families(const struct aw_vm_opts *o, const char *release, const char *text,
+			  struct marks *m)
+{
+	size_t n = 0;
+	for (const char *p = strstr(text, "\nfamily "); p; p = strstr(p + 1, "\nfamily ")) {
+		const char *line = p + 8, *nl = strchr(line, '\n');
+		if (!nl)
+			break; /* still coming */
+		if (n++ < m->families)
+			continue;
+		aw_say(&o->progress, "%s: %.*s (%.0f s)", release, (int)(nl - line), line,
+		       aw_now() - m->run);
+		m->families = n;
+	}
+}
+
+static void scan_marks(const struct aw_vm_opts *o, const char *release, int data_fd,
+		       struct marks *m)
 {
 	char *text;
 	size_t len;
@@ -433,8 +440,12 @@ static void scan_marks(int data_fd, struct marks *m)
 	double now = aw_now();
 	if (m->init == 0 && strstr(text, "\nboot "))
 		m->init = now;
-	if (m->run == 0 && strstr(text, "\nrun "))
+	if (m->run == 0 && strstr(text, "\nrun ")) {
 		m->run = now;
+		aw_say(&o->progress, "%s: booted; the probes run", release);
+	}
+	if (m->run > 0 && o->progress.on)
+		show_families(o, release, text, m);
 	const char *pace = m->pace == 0 ? strstr(text, "\npace ") : NULL;
 	if (pace && strchr(pace + 1, '\n'))
 		m->pace = strtod(pace + 6, NULL);
@@ -559,7 +570,7 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 		rc = -1;
 		goto out;
 	}
-	progress(o, "%s: booting (%s)", r->release, r->accel);
+	aw_say(&o->progress, "%s: booting (%s)", r->release, r->accel);
 	q->timed_out = false;
 	q->start = start;
 	for (;;) {
@@ -571,9 +582,9 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 		if (aw_wait_until(pid, until, &q->status) == 1)
 			break;
 		bool paced = q->marks.pace > 0;
-		scan_marks(data_fd, &q->marks);
+		scan_marks(o, r->release, data_fd, &q->marks);
 		if (!paced && q->marks.pace > 0)
-			progress(o, "%s: pace %.4f s, %.1fx an idle guest's%s", r->release, q->marks.pace,
+			aw_say(&o->progress, "%s: pace %.4f s, %.1fx an idle guest's%s", r->release, q->marks.pace,
 				 aw_slowness_of(q->marks.pace),
 				 o->timeout_stretches ? ", which the time limit follows" : "");
 		if (aw_now() >= limit) {
@@ -584,7 +595,7 @@ static int run_qemu(const struct aw_vm_opts *o, struct aw_vm_result *r, int kern
 			break;
 		}
 	}
-	scan_marks(data_fd, &q->marks);
+	scan_marks(o, r->release, data_fd, &q->marks);
 	q->seconds = aw_now() - start;
 out:
 	free(kernel);
@@ -817,7 +828,7 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 	free(qemu);
 	if (prepare_kernel(o, r, &kernel_fd, &tree, &have_tree, &boot) != 0)
 		goto out;
-	progress(o, "%s: building the initramfs", r->release);
+	aw_say(&o->progress, "%s: building the initramfs", r->release);
 	initrd_fd = aw_anon_file("initramfs");
 	console_fd = aw_anon_file("console");
 	data_fd = aw_anon_file("results");
@@ -847,7 +858,7 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 		r->accel_why = aw_kvm_unusable();
 		r->accel = xstrdup(r->accel_why ? "tcg" : "kvm");
 		if (r->accel_why)
-			progress(o, "KVM unusable (%s): TCG", r->accel_why);
+			aw_say(&o->progress, "KVM unusable (%s): TCG", r->accel_why);
 	} else {
 		r->accel = xstrdup(o->accel);
 	}
@@ -857,7 +868,7 @@ enum aw_vm_outcome aw_vm_run(const struct aw_vm_opts *o, struct aw_vm_result *r)
 	if (run_qemu(o, r, kernel_fd, initrd_fd, console_fd, data_fd, qerr_fd, &q) != 0)
 		goto out;
 	collect(o, r, console_fd, data_fd, qerr_fd, &q);
-	progress(o, "%s: the guest's clock: init at %.2f s, run for %.2f s", r->release,
+	aw_say(&o->progress, "%s: the guest's clock: init at %.2f s, run for %.2f s", r->release,
 		 r->guest_init_uptime, r->guest_run_uptime);
 out:
 	if (have_tree)

@@ -17,6 +17,8 @@
 
 #include "model/snapshot.h"
 
+#include "lib/progress.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -48,7 +50,10 @@ struct aw_vm_opts {
 	size_t nsetups;
 	const char *save_initramfs; /* write the initramfs there too */
 	const char *append;  /* more kernel parameters, or NULL */
-	bool verbose;        /* progress on stderr */
+	bool verbose;        /* every note on stderr */
+	/* Progress on stderr ("abiwatch vm"): the steps, the guest booting,
+	 * each family as the guest's run ends it.  Off when zeroed. */
+	struct aw_progress progress;
 };
 
 /* The vCPUs a guest gets when none are asked for, guests_at_once guests

@@ -592,12 +592,43 @@ static bool run_setups(double deadline)
 	return ok;
 }
 
+/* The families the run ended since the last look: the top-level lines
+ * of its KTAP ("ok 3 mqueue", "not ok 5 net"; subtests are indented),
+ * each sent as "family LINE", so that the host can show each as it ends.
+ * *seen is how far the file was read, to the last whole line. */
+static void announce_families(off_t *seen)
+{
+	int fd = open(AW_GUEST_KTAP, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[65536];
+	ssize_t n;
+	while ((n = pread(fd, buf, sizeof(buf) - 1, *seen)) > 0) {
+		buf[n] = '\0';
+		char *line = buf, *nl;
+		while ((nl = memchr(line, '\n', (size_t)(buf + n - line)))) {
+			*nl = '\0';
+			if (strncmp(line, "ok ", 3) == 0 || strncmp(line, "not ok ", 7) == 0)
+				send_line("family %s", line);
+			line = nl + 1;
+		}
+		if (line == buf && (size_t)n == sizeof(buf) - 1)
+			line = buf + n; /* a line longer than buf: not a family's */
+		*seen += line - buf;
+		if (line < buf + n)
+			break; /* a line still being written */
+	}
+	close(fd);
+}
+
 /* Reap everything; return when the run ends or the deadline passes. */
 static void wait_run(pid_t pid, double deadline)
 {
+	off_t seen = 0;
 	for (;;) {
 		int status;
 		pid_t w = waitpid(-1, &status, WNOHANG);
+		announce_families(&seen);
 		if (w == pid) {
 			if (WIFEXITED(status))
 				send_line("exit %d", WEXITSTATUS(status));
