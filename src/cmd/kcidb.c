@@ -2,7 +2,7 @@
 /* abiwatch kcidb: snapshots as KCIDB I/O data, for kcidb-submit. */
 #include "commands.h"
 #include "model/snapshot.h"
-#include "output/kcidb.h"
+#include "output/format.h"
 #include "lib/outfile.h"
 #include "lib/util.h"
 
@@ -85,16 +85,24 @@ static int parse(int argc, char **argv, struct kcidb_cli *c)
 	return rc;
 }
 
+/* The document, by the kcidb format's several (output/format.h).  0, or
+ * -1 when out failed. */
+static int write_kcidb(FILE *out, const struct kcidb_cli *c, const struct aw_snapshot *const *snaps)
+{
+	struct aw_several doc = { .snaps = snaps, .nsnaps = c->nfiles, .kcidb = &c->opts };
+	return aw_format_find("kcidb", AW_WRITES_SEVERAL, NULL)->several(out, &doc);
+}
+
 /* Written whole or not at all (lib/outfile.h). */
 static int write_document(const struct kcidb_cli *c, const struct aw_snapshot *const *snaps)
 {
 	if (!c->output || strcmp(c->output, "-") == 0)
-		return aw_kcidb_write(stdout, snaps, c->nfiles, &c->opts) == 0 && fflush(stdout) == 0
+		return write_kcidb(stdout, c, snaps) == 0 && fflush(stdout) == 0
 			       ? AW_EXIT_PASS : usage_error("kcidb", "writing stdout: %s", strerror(errno));
 	struct aw_outfile o;
 	if (aw_outfile_open(&o, c->output) != 0)
 		return usage_error("kcidb", "cannot write '%s': %s", c->output, strerror(errno));
-	if (aw_kcidb_write(o.f, snaps, c->nfiles, &c->opts) != 0) {
+	if (write_kcidb(o.f, c, snaps) != 0) {
 		int e = errno;
 		aw_outfile_abort(&o);
 		return usage_error("kcidb", "writing '%s': %s", c->output, strerror(e));

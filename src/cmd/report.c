@@ -2,7 +2,7 @@
 /* abiwatch report: snapshots side by side, as one static HTML page. */
 #include "commands.h"
 #include "vm_commands.h"
-#include "output/html_report.h"
+#include "output/format.h"
 #include "model/snapshot.h"
 #include "lib/outfile.h"
 #include "lib/util.h"
@@ -241,7 +241,8 @@ static int report(const struct report_cli *c)
 		rc = usage_error("report", "cannot write '%s': %s", c->output, strerror(errno));
 		goto out;
 	}
-	aw_html_report(out.f, &o, &st);
+	struct aw_several page = { .report = &o, .stats = &st };
+	aw_format_find("html", AW_WRITES_SEVERAL, NULL)->several(out.f, &page);
 	bool ok = to_stdout ? fflush(stdout) == 0 : aw_outfile_commit(&out) == 0;
 	if (!ok) {
 		rc = usage_error("report", "cannot write '%s': %s", c->output, strerror(errno));

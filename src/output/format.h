@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one table of formats: each says how it writes a run, a diff and a
- * check, NULL where it does not (as fio's ioengine_ops name what an
- * engine does).  Commands look a --format up here, once, with what they
- * are about to write, and call what they get: no command tests a format's
- * name.  The matrix writes its neighbour diffs with the text format's.
+ * The one table of formats: each says how it writes a run, a diff, a
+ * check and several kernels at once, NULL where it does not (as fio's
+ * ioengine_ops name what an engine does).  Commands look a --format up
+ * here, once, with what they are about to write, and call what they get:
+ * no command tests a format's name.  The commands that have no --format
+ * look theirs up here too, by the name of what they write: matrix its
+ * neighbour diffs ("text" diff) and matrix.txt ("text" several), report
+ * its page ("html"), kcidb its document ("kcidb").  So no file above
+ * output/ includes another output header than this one.
  */
 #ifndef ABIWATCH_OUTPUT_FORMAT_H
 #define ABIWATCH_OUTPUT_FORMAT_H
 
 #include "core/result.h"
+#include "html_report.h"
+#include "kcidb.h"
 #include "model/assume.h"
 #include "model/diff.h"
 
@@ -26,22 +32,64 @@ struct aw_checked {
 	int exit_status;
 };
 
-enum aw_format_op { AW_WRITES_RUN, AW_WRITES_DIFF, AW_WRITES_CHECK };
+/* One kernel's job of a matrix, as matrix.txt lists it. */
+struct aw_matrix_row {
+	const char *label;       /* the kernel's release, or the host's */
+	const char *where;       /* kvm, tcg, or "-" when it never booted */
+	const char *outcome;     /* "ok", "timed out", ... */
+	int exit_status;         /* of the run */
+	double total_s, boot_s, run_s;
+	const char *ktap;        /* its KTAP file, whose family times are read back */
+	const char *source;      /* "host", or the kernel as given */
+	const char *why;         /* when the outcome is not ok, else NULL */
+};
+
+/* Several kernels at once: what matrix, report and kcidb write.  Each
+ * format reads its part: text the rows (matrix.txt), html the report's
+ * options, columns included (and fills stats), kcidb the snapshots. */
+struct aw_several {
+	const struct aw_matrix_row *rows;
+	size_t nrows;
+	const struct aw_report_opts *report;
+	struct aw_report_stats *stats;
+	const struct aw_snapshot *const *snaps;
+	size_t nsnaps;
+	const struct aw_kcidb_opts *kcidb;
+};
+
+enum aw_format_op { AW_WRITES_RUN, AW_WRITES_DIFF, AW_WRITES_CHECK, AW_WRITES_SEVERAL };
+
+/* A run written as its probes end; the format's state between the calls. */
+struct aw_run_stream;
 
 struct aw_format {
 	const char *name;
-	/* A run's results as the probes end (KTAP: nested, streamed). */
-	bool streams_run;
+	/* A run's results as the probes end (KTAP: nested, streamed):
+	 * begin before the first probe, probe as each ends, end after. */
+	struct aw_run_stream *(*stream_begin)(FILE *out, const struct aw_probe_ref *refs, size_t n);
+	void (*stream_probe)(struct aw_run_stream *s, const struct aw_probe_result *r);
+	void (*stream_end)(struct aw_run_stream *s);
 	/* A run's results, once every probe has ended. */
 	void (*run)(FILE *out, const struct aw_run *run);
+	/* Whether run is the terminal's summary already (aw_run_summary). */
+	bool run_is_summary;
 	void (*diff)(FILE *out, const struct aw_diff *d, const char *old_name,
 		     const char *new_name, bool verbose);
 	void (*check)(FILE *out, const struct aw_checked *c);
+	/* 0, or -1 when out failed. */
+	int (*several)(FILE *out, const struct aw_several *s);
 };
 
 /* The format called name that writes what op says, or NULL: then *names
  * (malloc'd) is "a, b or c" of those that do, for the usage error. */
 const struct aw_format *aw_format_find(const char *name, enum aw_format_op op, char **names);
+
+/* What a run's stderr shows on a terminal: the totals and the failures
+ * (the text format's summary), whatever the format of stdout. */
+void aw_run_summary(FILE *out, const struct aw_run *run);
+
+/* matrix.txt's writer (output/matrix_text.c). */
+int aw_matrix_text(FILE *out, const struct aw_several *s);
 
 /* check's writers (output/check.c). */
 void aw_check_text(FILE *out, const struct aw_checked *c);

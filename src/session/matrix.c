@@ -8,7 +8,7 @@
 #include "model/diff.h"
 #include "model/snapshot.h"
 #include "output/format.h"
-#include "output/output.h"
+#include "lib/progress.h"
 #include "lib/util.h"
 #include "vm/kvm.h"
 
@@ -32,17 +32,19 @@ static char *job_line(const struct aw_matrix_job *j)
 			 o->run_status, o->t_total, o->t_boot, o->t_run);
 }
 
+static const struct aw_progress matrix_progress = { "abiwatch matrix", true };
+
 static void report_started(const struct aw_matrix_job *j, void *arg)
 {
 	(void)arg;
-	fprintf(stderr, "abiwatch matrix: started %s%s\n", j->label, j->host ? " (here)" : "");
+	aw_say(&matrix_progress, "started %s%s", j->label, j->host ? " (here)" : "");
 }
 
 static void report_finished(const struct aw_matrix_job *j, size_t done, size_t total, void *arg)
 {
 	(void)arg;
 	char *line = job_line(j);
-	fprintf(stderr, "abiwatch matrix: [%zu/%zu] %s\n", done, total, line);
+	aw_say(&matrix_progress, "[%zu/%zu] %s", done, total, line);
 	free(line);
 }
 
@@ -102,63 +104,8 @@ static void write_diffs(const struct aw_matrix *m)
 	}
 }
 
-/* Each job's family times, read back from its KTAP file, and the union of
- * the families in the order they first came. */
-struct family_columns {
-	struct aw_family_time **times;
-	size_t *ntimes;
-	char **names;
-	size_t nnames;
-};
-
-static void read_family_columns(const struct aw_matrix *m, struct family_columns *fc)
-{
-	fc->times = xcalloc(m->njobs, sizeof(*fc->times));
-	fc->ntimes = xcalloc(m->njobs, sizeof(*fc->ntimes));
-	fc->names = NULL;
-	fc->nnames = 0;
-	for (size_t i = 0; i < m->njobs; i++) {
-		char *ktap = aw_matrix_file(m, m->jobs[i].label, "ktap");
-		if (aw_ktap_family_times(ktap, &fc->times[i], &fc->ntimes[i]) != 0)
-			fc->ntimes[i] = 0;
-		free(ktap);
-		for (size_t t = 0; t < fc->ntimes[i]; t++) {
-			size_t k = 0;
-			while (k < fc->nnames && strcmp(fc->names[k], fc->times[i][t].family) != 0)
-				k++;
-			if (k == fc->nnames) {
-				fc->names = xrealloc(fc->names, (k + 1) * sizeof(*fc->names));
-				fc->names[fc->nnames++] = fc->times[i][t].family;
-			}
-		}
-	}
-}
-
-static void free_family_columns(const struct aw_matrix *m, struct family_columns *fc)
-{
-	for (size_t i = 0; i < m->njobs; i++)
-		aw_family_times_free(fc->times[i], fc->ntimes[i]);
-	free(fc->times);
-	free(fc->ntimes);
-	free(fc->names);
-}
-
-/* A job's time for family name, or "-" when its run had none. */
-static void print_family_time(FILE *f, const struct family_columns *fc, size_t job,
-			      const char *name)
-{
-	for (size_t t = 0; t < fc->ntimes[job]; t++)
-		if (strcmp(fc->times[job][t].family, name) == 0) {
-			fprintf(f, " %.2f", fc->times[job][t].seconds);
-			return;
-		}
-	fputs(" -", f);
-}
-
-/* matrix.txt: one line per kernel, for people and for `make bench`: the
- * outcome, the times of the whole job, its boot and its run, then each
- * family's (the sum of its probes' times in the KTAP), so that where a
- * guest's time goes shows kernel by kernel. */
+/* matrix.txt, written by the text format's several (output/format.h),
+ * from a row per job. */
 static int write_table(const struct aw_matrix *m, char **err)
 {
 	char *path = xasprintf("%s/matrix.txt", m->dir);
@@ -168,32 +115,29 @@ static int write_table(const struct aw_matrix *m, char **err)
 		free(path);
 		return -1;
 	}
-	struct family_columns fc;
-	read_family_columns(m, &fc);
-	fprintf(f, "# label where outcome exit total_s boot_s run_s");
-	for (size_t k = 0; k < fc.nnames; k++)
-		fprintf(f, " %s_s", fc.names[k]);
-	fprintf(f, " source\n");
+	struct aw_matrix_row *rows = xcalloc(m->njobs + 1, sizeof(*rows));
+	char **ktaps = xcalloc(m->njobs + 1, sizeof(*ktaps));
 	for (size_t i = 0; i < m->njobs; i++) {
 		const struct aw_matrix_job *j = &m->jobs[i];
 		const struct aw_matrix_outcome *o = &j->out;
-		char *what = xstrdup(aw_vm_outcome_name((enum aw_vm_outcome)o->outcome));
-		for (char *p = what; *p; p++)
-			if (*p == ' ')
-				*p = '_';
-		fprintf(f, "%s %s %s %d %.2f %.2f %.2f", j->label, o->accel[0] ? o->accel : "-", what,
-			o->run_status, o->t_total, o->t_boot, o->t_run);
-		for (size_t k = 0; k < fc.nnames; k++)
-			print_family_time(f, &fc, i, fc.names[k]);
-		fprintf(f, " %s\n", j->host ? "host" : j->spec);
-		if (o->outcome != AW_VM_OK)
-			fprintf(f, "#   %s: %s\n", j->label, o->why);
-		free(what);
+		ktaps[i] = aw_matrix_file(m, j->label, "ktap");
+		rows[i] = (struct aw_matrix_row){
+			.label = j->label, .where = o->accel[0] ? o->accel : "-",
+			.outcome = aw_vm_outcome_name((enum aw_vm_outcome)o->outcome),
+			.exit_status = o->run_status, .total_s = o->t_total, .boot_s = o->t_boot,
+			.run_s = o->t_run, .ktap = ktaps[i], .source = j->host ? "host" : j->spec,
+			.why = o->outcome != AW_VM_OK ? o->why : NULL,
+		};
 	}
-	free_family_columns(m, &fc);
-	bool ok = fclose(f) == 0;
+	struct aw_several several = { .rows = rows, .nrows = m->njobs };
+	bool ok = aw_format_find("text", AW_WRITES_SEVERAL, NULL)->several(f, &several) == 0;
+	ok = fclose(f) == 0 && ok;
 	if (!ok)
 		*err = xasprintf("%s: %s", path, strerror(errno));
+	for (size_t i = 0; i < m->njobs; i++)
+		free(ktaps[i]);
+	free(ktaps);
+	free(rows);
 	free(path);
 	return ok ? 0 : -1;
 }

@@ -5,8 +5,7 @@
 #include "session.h"
 #include "backends/backend.h"
 #include "core/env.h"
-#include "output/kcidb.h"
-#include "output/output.h"
+#include "output/format.h"
 #include "core/params.h"
 #include "core/registry.h"
 #include "core/runner.h"
@@ -20,9 +19,15 @@
 #include <string.h>
 #include <unistd.h>
 
-static void stream_ktap(const struct aw_probe_result *r, void *arg)
+struct streaming {
+	const struct aw_format *format;
+	struct aw_run_stream *stream;
+};
+
+static void stream_probe(const struct aw_probe_result *r, void *arg)
 {
-	aw_ktap_probe(arg, r);
+	const struct streaming *s = arg;
+	s->format->stream_probe(s->stream, r);
 }
 
 int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
@@ -44,19 +49,19 @@ int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_re
 }
 
 void probes_execute(const struct probe_options *po, const struct aw_probe_ref *refs,
-		    size_t nrefs, FILE *ktap_out, struct aw_run *run)
+		    size_t nrefs, const struct aw_format *format, FILE *out, struct aw_run *run)
 {
-	struct aw_ktap ktap;
 	struct aw_runner_opts opts = { .timeout_s = po->timeout_s, .jobs = po->jobs,
 				       .budget_s = aw_guest_budget(), .params = &po->params };
-	if (ktap_out) {
-		aw_ktap_begin(&ktap, ktap_out, refs, nrefs);
-		opts.probe_done = stream_ktap;
-		opts.arg = &ktap;
+	struct streaming s = { .format = format && format->stream_begin ? format : NULL };
+	if (s.format) {
+		s.stream = s.format->stream_begin(out, refs, nrefs);
+		opts.probe_done = stream_probe;
+		opts.arg = &s;
 	}
 	aw_run_probes(refs, nrefs, &opts, run);
-	if (ktap_out)
-		aw_ktap_end(&ktap);
+	if (s.format)
+		s.format->stream_end(s.stream);
 }
 
 int probes_save(const char *cmd, const struct aw_run *run, const char *path)
@@ -83,7 +88,7 @@ int probes_snapshot(const char *cmd, struct probe_options *po, const char *outpu
 	if (rc == 0 && output)
 		rc = check_writable(cmd, "the snapshot", output);
 	if (rc == 0) {
-		probes_execute(po, *refs, *n, NULL, &run);
+		probes_execute(po, *refs, *n, NULL, NULL, &run);
 		aw_snapshot_from_run(&run, snap);
 		if (output)
 			rc = probes_save(cmd, &run, output);
@@ -139,15 +144,15 @@ int session_run(struct run_opts *a)
 			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
 	if ((rc = check_writable("run", "the snapshot", output)) != 0)
 		goto out;
-	probes_execute(&a->pc.probes, refs, nrefs, a->pc.format->streams_run ? stdout : NULL, &run);
+	probes_execute(&a->pc.probes, refs, nrefs, a->pc.format, stdout, &run);
 	if (a->pc.format->run)
 		a->pc.format->run(stdout, &run);
 	rc = aw_run_exit_status(&run);
 	if (probes_save("run", &run, output) != 0)
 		rc = AW_EXIT_USAGE;
 	/* The text report is that summary already. */
-	if (isatty(STDERR_FILENO) && strcmp(a->pc.format->name, "text") != 0) {
-		aw_text_summary(stderr, &run);
+	if (isatty(STDERR_FILENO) && !a->pc.format->run_is_summary) {
+		aw_run_summary(stderr, &run);
 		fprintf(stderr, "snapshot: %s\n", output);
 	}
 out:

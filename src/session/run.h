@@ -57,9 +57,11 @@ int probes_check_later(char *const *later, size_t nlater, const struct aw_probe_
  * probes they make) and collect the environment.  0, or the usage status. */
 int probes_prepare(const char *cmd, struct probe_options *po, struct aw_probe_ref **refs,
 		   size_t *nrefs, struct aw_run *run);
-/* Run them, each isolated; KTAP streams to ktap_out unless it is NULL. */
+/* Run them, each isolated; the results stream to out as each probe ends
+ * when format streams a run (KTAP), else nothing is written (format may
+ * be NULL). */
 void probes_execute(const struct probe_options *po, const struct aw_probe_ref *refs,
-		    size_t nrefs, FILE *ktap_out, struct aw_run *run);
+		    size_t nrefs, const struct aw_format *format, FILE *out, struct aw_run *run);
 /* Write the run's snapshot to path.  0, or the usage status. */
 int probes_save(const char *cmd, const struct aw_run *run, const char *path);
 /* Prepare and run refs quietly into snap, saving it to output too unless

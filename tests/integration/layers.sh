@@ -16,11 +16,13 @@
 #   vm/init   the guest's /init, a program of its own: vm/guest.h, core/guest.h,
 #             and lib/ files that need no library (the Makefile's VMINIT_SHARED)
 #   session   the work a command starts (run, matrix, bisect): session, vm,
-#             output, model, backends, core, lib; never cmd
+#             model, backends, core, lib, and of output only its table of
+#             formats (output/format.h); never cmd
 #   cmd, main.c  the commands' command lines, into option structs for
 #             session (or model and output, for the commands that only read
-#             snapshots): session, output, model, core, lib, and of vm only
-#             the guest's options and paths (vm/vm.h, vm/initramfs.h)
+#             snapshots): session, model, core, lib, of output only its
+#             table of formats (output/format.h), and of vm only the
+#             guest's options and paths (vm/vm.h, vm/initramfs.h)
 #
 # Each violation is printed as FILE:LINE: includes TARGET (ROOM -> ROOM).
 set -u
@@ -59,10 +61,10 @@ allowed() { # from-room target-path target-room
 	m32:*) [[ $to == lib || $to == "family:${from#m32:}" ]] ;;
 	vm) [[ $to == backends || $to == model || $to == core || $to == lib ]] ;;
 	vm-init) [[ $path == vm/guest.h || $path == core/guest.h || $path == lib/pace.h || $path == lib/steady.h ]] ;;
-	session) [[ $to == vm || $to == output || $to == model || $to == backends || $to == core ||
-		    $to == lib ]] ;;
-	cmd) [[ $to == session || $to == output || $to == model || $to == core || $to == lib ||
-		$path == vm/vm.h || $path == vm/initramfs.h ]] ;;
+	session) [[ $to == vm || $path == output/format.h || $to == model || $to == backends ||
+		    $to == core || $to == lib ]] ;;
+	cmd) [[ $to == session || $path == output/format.h || $to == model || $to == core ||
+		$to == lib || $path == vm/vm.h || $path == vm/initramfs.h ]] ;;
 	*) return 1 ;;
 	esac
 }
@@ -131,6 +133,8 @@ allowed family:mm probes/vfs/vfs.h family:vfs && { echo "the checker allows fami
 allowed session cmd/commands.h cmd && { echo "the checker allows session -> cmd"; status=1; }
 allowed cmd backends/backend.h backends && { echo "the checker allows cmd -> backends"; status=1; }
 allowed cmd vm/matrix.h vm && { echo "the checker allows cmd the VM scheduler"; status=1; }
+allowed cmd output/html_report.h output && { echo "the checker allows cmd a format past the table"; status=1; }
+allowed session output/output.h output && { echo "the checker allows session a format past the table"; status=1; }
 
 ((status == 0)) && echo "$n includes, every one within the layers"
 exit $status
