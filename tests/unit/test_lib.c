@@ -12,6 +12,7 @@
 #include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/proc.h"
+#include "lib/progress.h"
 #include "lib/signals.h"
 #include "lib/util.h"
 
@@ -471,6 +472,50 @@ static void test_copy_sparse(void **state)
 	free(out_path);
 }
 
+/* Progress shows on a terminal unasked, never into a pipe unasked, and
+ * each line arrives whole: a real pty and a real pipe as stderr. */
+static void test_progress_terminal_or_asked(void **state)
+{
+	(void)state;
+	int saved = dup(STDERR_FILENO);
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(master >= 0);
+	assert_int_equal(grantpt(master), 0);
+	assert_int_equal(unlockpt(master), 0);
+	int slave = open(ptsname(master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(slave >= 0);
+	assert_true(dup2(slave, STDERR_FILENO) >= 0);
+	bool tty_unasked = aw_progress_wanted(false, false), tty_quiet = aw_progress_wanted(false, true);
+	struct aw_progress p = { "abiwatch test", tty_unasked };
+	aw_say(&p, "%d of %d", 3, 4);
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_true(dup2(fds[1], STDERR_FILENO) >= 0);
+	bool pipe_unasked = aw_progress_wanted(false, false), pipe_asked = aw_progress_wanted(true, false);
+	struct aw_progress off = { "abiwatch test", pipe_unasked }, on = { "w", pipe_asked };
+	aw_say(&off, "never seen");
+	aw_say(&on, "x %s", "1");
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	close(fds[1]);
+	assert_true(tty_unasked);
+	assert_false(tty_quiet);
+	assert_false(pipe_unasked);
+	assert_true(pipe_asked);
+	char buf[256];
+	ssize_t n = read(fds[0], buf, sizeof(buf) - 1);
+	assert_int_equal(n, 7);
+	buf[n] = '\0';
+	assert_string_equal(buf, "w: x 1\n");
+	close(fds[0]);
+	n = read(master, buf, sizeof(buf) - 1); /* before the slave closes, which hangs it up */
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_non_null(strstr(buf, "abiwatch test: 3 of 4"));
+	close(slave);
+	close(master);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_cpus_usable),
 		cmocka_unit_test(test_copy_sparse),
+		cmocka_unit_test(test_progress_terminal_or_asked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

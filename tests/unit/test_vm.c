@@ -12,6 +12,7 @@
 #include "lib/util.h"
 #include "vm/bzimage.h"
 #include "vm/cpio.h"
+#include "vm/deb.h"
 #include "vm/initramfs.h"
 #include "vm/modules.h"
 #include "lib/proc.h"
@@ -348,6 +349,110 @@ static void test_modinfo_rejects_junk(void **state)
 	free(err);
 }
 
+/* ---- decompression with libarchive's filters ---- */
+
+/* data compressed by the program tool (xz, zstd, gzip), malloc'd: what
+ * the packages hold, made by the tools Debian makes them with. */
+static char *compressed_by(const char *tool, const char *data, size_t *len)
+{
+	char *path = xasprintf("%s/abiwatch-unit-%d.%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+			       (int)getpid(), tool);
+	char *cmd = xasprintf("%s -c > '%s'", tool, path);
+	FILE *p = popen(cmd, "w");
+	free(cmd);
+	assert_non_null(p);
+	fputs(data, p);
+	assert_int_equal(pclose(p), 0);
+	char *out = NULL;
+	assert_int_equal(aw_file_slurp(path, &out, len), 0);
+	unlink(path);
+	free(path);
+	return out;
+}
+
+static void test_decompress_each_filter(void **state)
+{
+	(void)state;
+	static const char *const tools[][2] = { { "xz", "m.ko.xz" }, { "zstd", "m.ko.zst" },
+						{ "gzip", "m.ko.gz" } };
+	const char *module = "\177ELF not really a module, but its bytes come back";
+	for (size_t i = 0; i < AW_ARRAY_SIZE(tools); i++) {
+		char *tool = aw_which(tools[i][0]);
+		if (!tool) {
+			printf("# %s not installed: its round trip not tried\n", tools[i][0]);
+			continue;
+		}
+		free(tool);
+		size_t clen, len;
+		char *packed = compressed_by(tools[i][0], module, &clen), *out = NULL, *err = NULL;
+		assert_int_equal(aw_decompress(tools[i][1], packed, clen, &out, &len, &err), 0);
+		assert_int_equal(len, strlen(module));
+		assert_string_equal(out, module);
+		free(out);
+		/* Cut short: an error, not half a module. */
+		assert_int_equal(aw_decompress(tools[i][1], packed, clen / 2, &out, &len, &err), -1);
+		assert_non_null(err);
+		free(err);
+		err = NULL;
+		/* Another compression than the suffix says: refused, named. */
+		const char *other = i == 0 ? "m.ko.gz" : "m.ko.xz";
+		assert_int_equal(aw_decompress(other, packed, clen, &out, &len, &err), -1);
+		assert_non_null(strstr(err, i == 0 ? "not gz data" : "not xz data"));
+		free(err);
+		free(packed);
+	}
+}
+
+/* ---- a package's control file ---- */
+
+static void test_control_field(void **state)
+{
+	(void)state;
+	const char *c = "Package: linux-image-6.1.0-57-cloud-amd64\n"
+			"Source: linux-signed-amd64 (6.1.192+3)\n"
+			"version:  6.1.192-3 \t\n"
+			"Description: Linux 6.1\n"
+			" continued, with Version: 9 inside\n"
+			"\n"
+			"Architecture: amd64\n";
+	char *v = aw_deb_control_field(c, strlen(c), "Version");
+	assert_string_equal(v, "6.1.192-3"); /* any case, blanks around dropped */
+	free(v);
+	assert_null(aw_deb_control_field(c, strlen(c), "Architecture")); /* second paragraph */
+	assert_null(aw_deb_control_field(c, strlen(c), "Vers")); /* a prefix is not the name */
+	const char *empty = "Package: x\nVersion:   \n";
+	assert_null(aw_deb_control_field(empty, strlen(empty), "Version"));
+	const char *no_newline = "Version: 1.0";
+	v = aw_deb_control_field(no_newline, strlen(no_newline), "Version");
+	assert_string_equal(v, "1.0");
+	free(v);
+}
+
+/* The seeds of fuzz_deb (tests/fuzz/deb-seeds), which dpkg-deb built with
+ * Version 1.0.0-1 and each compression it writes, control.tar included. */
+static void test_deb_version(void **state)
+{
+	(void)state;
+	static const char *const z[] = { "xz", "gzip", "zstd", "none" };
+	for (size_t i = 0; i < AW_ARRAY_SIZE(z); i++) {
+		char *path = xasprintf("tests/fuzz/corpus/deb/seed-%s.deb", z[i]), *err = NULL;
+		char *v = aw_deb_version(path, &err);
+		if (!v)
+			fail_msg("%s: %s", path, err);
+		assert_string_equal(v, "1.0.0-1");
+		free(v);
+		free(path);
+	}
+	char *err = NULL;
+	assert_null(aw_deb_version("tests/unit/test_vm.c", &err));
+	assert_non_null(strstr(err, "not a Debian package"));
+	free(err);
+	err = NULL;
+	assert_null(aw_deb_version("/nonexistent.deb", &err));
+	assert_non_null(strstr(err, "No such file"));
+	free(err);
+}
+
 /* ---- bzImage ---- */
 
 static void test_bzimage_release(void **state)
@@ -513,6 +618,9 @@ int main(void)
 		cmocka_unit_test(test_modules_dep_and_alias_files),
 		cmocka_unit_test(test_modules_compressed),
 		cmocka_unit_test(test_modinfo_rejects_junk),
+		cmocka_unit_test(test_decompress_each_filter),
+		cmocka_unit_test(test_control_field),
+		cmocka_unit_test(test_deb_version),
 		cmocka_unit_test(test_bzimage_release),
 		cmocka_unit_test(test_spawn_and_anon_files),
 		cmocka_unit_test(test_guest_path_refused),
