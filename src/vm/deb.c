@@ -366,7 +366,10 @@ char *aw_deb_control_field(const char *control, size_t len, const char *field)
 				v++;
 			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
 				ve--;
-			return ve > v ? strndup(v, (size_t)(ve - v)) : NULL;
+			/* A NUL byte is no text dpkg takes: no value, rather than a cut one. */
+			if (ve == v || memchr(v, '\0', (size_t)(ve - v)))
+				return NULL;
+			return strndup(v, (size_t)(ve - v));
 		}
 		p = eol + 1;
 	}

@@ -46,7 +46,7 @@ char *aw_deb_version_fd(int fd, const char *name, char **err);
 
 /* The value of field in a control file's first paragraph (field names
  * in any case, the value without the blanks around it), malloc'd, or
- * NULL when it has none or an empty one. */
+ * NULL when it has none, an empty one or one holding a NUL byte. */
 char *aw_deb_control_field(const char *control, size_t len, const char *field);
 
 /* Whether a file starts like a Debian package (an ar archive). */

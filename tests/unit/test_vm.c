@@ -422,6 +422,8 @@ static void test_control_field(void **state)
 	assert_null(aw_deb_control_field(c, strlen(c), "Vers")); /* a prefix is not the name */
 	const char *empty = "Package: x\nVersion:   \n";
 	assert_null(aw_deb_control_field(empty, strlen(empty), "Version"));
+	const char nul[] = "Version: \0" "1.0\n";
+	assert_null(aw_deb_control_field(nul, sizeof(nul) - 1, "Version"));
 	const char *no_newline = "Version: 1.0";
 	v = aw_deb_control_field(no_newline, strlen(no_newline), "Version");
 	assert_string_equal(v, "1.0");
