@@ -172,14 +172,27 @@
  * of anonymous memory is EINVAL whatever the flags). */
 static int map_fd = -1;
 
+/* openat2 refuses unknown bits, but build_open_flags() (fs/open.c)
+ * strips the kernel's internal __FMODE_NONOTIFY before it checks them,
+ * so that bit is "accepted": 0x4000000 in 6.1 (include/linux/fs.h
+ * FMODE_NONOTIFY), 1 << 25 in 6.12 (renumbered beside
+ * FMODE_NONOTIFY_PERM), refused on this project's 6.18 host. */
+#define OPENAT2_NONOTIFY                                                                             \
+	"0x4000000 (6.1) and 0x2000000 (6.12) are one bit, the kernel's internal __FMODE_NONOTIFY, "     \
+	"which build_open_flags() strips instead of refusing and no program passes: a move between "   \
+	"them, or to 0 (6.18 refuses it), renumbers or drops that bit; any other bit is a flag nobody "   \
+	"named here that openat2 now accepts (or refuses)"
+
 /* The words swept, with how each is called: B(word, how) for a set of
  * flags, whose bits no flag of the table names are swept too
  * (NAME.other_bits); V(word, how) for a word that takes values (advice,
- * commands, options), of which only the named ones are tried. */
+ * commands, options), of which only the named ones are tried.  B(word,
+ * how, WHY) where other_bits' change means something else than a new
+ * flag. */
 #define SURFACE_WORDS(B, V)                                                                             \
 	B(memfd_create, "memfd_create(\"abiwatch\", FLAG)")                                    \
 	B(openat, "openat(AT_FDCWD, \"f\", O_RDWR | FLAG, 0600) on a regular file (O_DIRECTORY and O_TMPFILE: on a directory)") \
-	B(openat2, "openat2() with how.flags O_RDWR | FLAG, as openat")                         \
+	B(openat2, "openat2() with how.flags O_RDWR | FLAG, as openat", OPENAT2_NONOTIFY)      \
 	B(openat2_resolve, "openat2(AT_FDCWD, \"f\", {O_RDONLY, 0, FLAG})")                    \
 	B(mmap, "mmap(hole, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | FLAG, -1, 0), hole an unmapped page (the type bits 0x0f and MAP_ANONYMOUS not swept)") \
 	B(mmap_validate, "mmap(hole, 4096, PROT_READ, MAP_SHARED_VALIDATE | FLAG, memfd, 0): unknown flags EOPNOTSUPP (the type bits 0x0f not swept)") \
@@ -217,8 +230,15 @@ static int map_fd = -1;
 	V(prctl, "prctl(OPTION, ...) with the arguments of a read (the GET forms)")          \
 	V(fcntl, "fcntl(fd, CMD, arg) on a memfd (a pipe for the pipe sizes, a directory for F_NOTIFY) with a harmless argument")
 
+/* O_DIRECT is as old as open(2)'s flags; what answers it is the
+ * filesystem of "f", the probe's scratch tmpfs, which takes it since 6.6
+ * (e88e0d366f9c, "shmem: trivial support for direct IO": mm/shmem.c sets
+ * FMODE_CAN_ODIRECT), before which do_dentry_open() refuses it. */
+#define O_DIRECT_ON_TMPFS                                                                            \
+	"EINVAL -> accepted: tmpfs takes O_DIRECT (6.6, e88e0d366f9c), the flag itself is old: databases "  \
+	"and dd oflag=direct on /tmp or /dev/shm open there instead of failing; accepted -> EINVAL: they fail"
 #define OFLAGS(F, w)                                                                                 \
-	F(w, O_APPEND) F(w, O_ASYNC) F(w, O_CLOEXEC) F(w, O_CREAT) F(w, O_DIRECT) F(w, O_DIRECTORY)  \
+	F(w, O_APPEND) F(w, O_ASYNC) F(w, O_CLOEXEC) F(w, O_CREAT) F(w, O_DIRECT, O_DIRECT_ON_TMPFS) F(w, O_DIRECTORY) \
 	F(w, O_DSYNC) F(w, O_EXCL) F(w, O_LARGEFILE) F(w, O_NOATIME) F(w, O_NOCTTY) F(w, O_NOFOLLOW) \
 	F(w, O_NONBLOCK) F(w, O_PATH) F(w, O_SYNC) F(w, O_TMPFILE) F(w, O_TRUNC)
 #define MAPFLAGS(F, w)                                                                               \
@@ -230,7 +250,9 @@ static int map_fd = -1;
 	F(w, PROT_READ) F(w, PROT_WRITE) F(w, PROT_EXEC) F(w, PROT_SEM) F(w, PROT_GROWSDOWN) F(w, PROT_GROWSUP)
 #define ATFLAGS(F, w) F(w, AT_SYMLINK_NOFOLLOW) F(w, AT_EMPTY_PATH)
 
-/* F(word, NAME): every flag or value of the table, by its name. */
+/* F(word, NAME): every flag or value of the table, by its name;
+ * F(word, NAME, WHY) where what a change means is not the flag's own
+ * appearing (the filesystem answers it, not the call). */
 #define SURFACE_FLAGS(F)                                                                             \
 	F(memfd_create, MFD_CLOEXEC) F(memfd_create, MFD_ALLOW_SEALING) F(memfd_create, MFD_HUGETLB)   \
 	F(memfd_create, MFD_NOEXEC_SEAL) F(memfd_create, MFD_EXEC)                                     \
@@ -313,20 +335,27 @@ static int map_fd = -1;
 
 static const char *const refused[] = { "EINVAL", "EOPNOTSUPP", "ENOSYS", NULL };
 
-#define FLAG_ITEM(w, f)                                                                              \
+/* The name is a string here: a macro level further, #f would give the
+ * flag's value (PR_FUTEX_HASH is 78 in this file). */
+#define FLAG_APPEARED(name) "an errno -> accepted: " name " appeared; accepted -> EINVAL: it vanished and programs passing it fail"
+#define FLAG_WHY_(name, why, ...) why
+#define FLAG_WHY(name, ...) FLAG_WHY_(name, ##__VA_ARGS__, FLAG_APPEARED(name))
+#define FLAG_ITEM(w, f, ...)                                                                         \
 	AW_OBS_ITEM(#w "." #f, #w " with " #f ": accepted, or the errno",                           \
-		    .change = "an errno -> accepted: " #f " appeared; accepted -> EINVAL: it vanished and programs passing it fail", \
-		    .object = #w, .absent = refused),
-#define WORD_ITEM(w, how)                                                                      \
+		    .change = FLAG_WHY(#f, ##__VA_ARGS__), .object = #w, .absent = refused),
+#define OTHER_BITS_NEW "the kernel accepts a new bit nobody named here, or refuses one it took"
+#define OTHER_BITS_WHY_(w, why, ...) why
+#define OTHER_BITS_WHY(w, ...) OTHER_BITS_WHY_(w, ##__VA_ARGS__, OTHER_BITS_NEW)
+#define WORD_ITEM(w, how, ...)                                                                 \
 	AW_OBS_ITEM(#w ".other_bits", "the bits no name of the table covers that " #w " accepts, one at a time (0: none); " how, \
-		    .change = "the kernel accepts a new bit nobody named here, or refuses one it took", .object = #w),
+		    .change = OTHER_BITS_WHY(w, ##__VA_ARGS__), .object = #w),
 
 /* Item names are lower case (core/registry.c): the table's flag names are
  * lowered once, before anything reads the items (memfd_create.mfd_exec;
  * the summary keeps MFD_EXEC). */
 static struct aw_item flags_items[] = {
 	SURFACE_FLAGS(FLAG_ITEM)
-#define NO_ITEM(w, how)
+#define NO_ITEM(w, how, ...)
 	SURFACE_WORDS(WORD_ITEM, NO_ITEM)
 	AW_OBS_ITEM("openat.ignored_bits", "of openat's other_bits, those F_GETFL does not give back: "
 		    "accepted and ignored (open(2): unknown flags are ignored)", .object = "openat",
@@ -338,7 +367,11 @@ static struct aw_item flags_items[] = {
 	AW_OBS_ITEM("statx.mask.root", "the fields statx fills for / (the machine's root filesystem) (each field asked alone)",
 		    .change = "the root filesystem fills statx fields it did not (or stops filling them)"),
 	AW_OBS_ITEM("statx.attributes_mask.tmpfs", "the stx_attributes_mask of a tmpfs file, as hex",
-		    .change = "tmpfs reports attributes it did not"),
+		    .change = "which attributes the kernel can report for a tmpfs file (a mask, not the file's "
+			      "attributes): the VFS adds STATX_ATTR_VERITY (0x100000) to every filesystem's mask "
+			      "in 6.12 (fs/stat.c vfs_getattr_nosec()), which this project's 6.18 host (no "
+			      "CONFIG_FS_VERITY) does not report; tools read stx_attributes only where the "
+			      "mask has the bit"),
 	AW_OBS_ITEM("membarrier.query", "membarrier(MEMBARRIER_CMD_QUERY): the commands the kernel has, by name",
 		    .change = "a membarrier command appeared or vanished"),
 	AW_ITEMS_END
@@ -861,15 +894,15 @@ struct word {
 	unsigned long other;   /* the other bits accepted (after the sweep) */
 };
 
-#define BITS_ROW(w, how) { #w, try_##w, true, 0, 0, 0 },
-#define VALUES_ROW(w, how) { #w, try_##w, false, 0, 0, 0 },
+#define BITS_ROW(w, how, ...) { #w, try_##w, true, 0, 0, 0 },
+#define VALUES_ROW(w, how, ...) { #w, try_##w, false, 0, 0, 0 },
 static struct word words[] = { SURFACE_WORDS(BITS_ROW, VALUES_ROW) };
 
 struct flag {
 	const char *word, *name;
 	unsigned long value;
 };
-#define FLAG_ROW(w, f) { #w, #f, (unsigned long)(f) },
+#define FLAG_ROW(w, f, ...) { #w, #f, (unsigned long)(f) },
 static const struct flag flags[] = { SURFACE_FLAGS(FLAG_ROW) };
 
 /* The named values whose read the kernel refuses with EPERM to a caller

@@ -81,6 +81,16 @@ static const struct aw_item knob_items[] = {
 	KNOB_ITEM("kernel.sched_child_runs_first.value",
 		    "kernel.sched_child_runs_first: whether the child runs first after fork() (removed in 6.7)",
 		    .change = "sysctl.conf lines setting it fail with ENOENT; programs relying on it race"),
+	/* kernel/sched/topology.c sched_energy_aware_handler() since
+	 * 8f833c82cdab (6.9): where energy-aware scheduling is not possible
+	 * (no energy model, symmetric CPUs: every x86 guest) a read gives
+	 * nothing and a write EOPNOTSUPP. */
+	KNOB_ITEM("kernel.sched_energy_aware.value",
+		    "kernel.sched_energy_aware: 1 energy-aware scheduling on where the platform can do it; "
+		    "reads empty where it cannot (6.9)",
+		    .change = "empty: the kernel says this machine cannot do energy-aware scheduling "
+			      "(8f833c82cdab, 6.9), where it showed 1 that did nothing; writing it now fails "
+			      "with EOPNOTSUPP, so sysctl.conf lines setting it fail; not a default that moved"),
 	KNOB_ITEM("net.ipv4.tcp_tw_recycle.value",
 		    "net.ipv4.tcp_tw_recycle: fast TIME-WAIT recycling (removed in 4.12)",
 		    .change = "every sysctl -p with this line fails"),

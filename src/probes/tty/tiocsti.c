@@ -39,13 +39,22 @@
 
 static const char *const absent[] = { "absent", NULL };
 
-#define DISABLED "programs that inject terminal input with TIOCSTI (input prefill, REALCONS, " \
-		 "old mail and shell helpers) get EIO"
+/* Both ways: 0 is the byte arriving, EIO the knob at 0 refusing it
+ * (drivers/tty/tty_io.c tiocsti()). */
+#define DISABLED "EIO: programs that inject terminal input with TIOCSTI (input prefill, REALCONS, " \
+		 "old mail and shell helpers) fail, dev.tty.legacy_tiocsti being 0; 0: TIOCSTI works " \
+		 "for them again (the knob is 1, or absent before 6.2)"
+/* The knob's EIO is checked before the controlling-terminal rule's EPERM
+ * (tiocsti(): !tty_legacy_tiocsti first), so this errno follows the
+ * knob; the call fails either way. */
+#define NOT_CTTY "EIO: dev.tty.legacy_tiocsti is 0, and tiocsti() checks it before the older " \
+		 "controlling-terminal rule; EPERM: the knob allows TIOCSTI and that rule refuses " \
+		 "another terminal. The call fails both ways: only the errno a program sees moved"
 
 static const struct aw_item tiocsti_items[] = {
 	AW_OBS_ITEM("knob", "dev.tty.legacy_tiocsti as the run finds it, or absent (before 6.2)",
 		    .absent = absent, .change = "absent: TIOCSTI cannot be disabled (before 6.2); "
-		    "0: unprivileged TIOCSTI gives EIO"),
+		    "0: unprivileged TIOCSTI gives EIO; 1: it works for everyone (CONFIG_LEGACY_TIOCSTI=y's default)"),
 	AW_OBS_ITEM("config", "CONFIG_LEGACY_TIOCSTI, the knob's default (y, n, or absent where the "
 		    "kernel has no such option or no configuration is found)", .absent = absent),
 	AW_OBS_ITEM("cap", "TIOCSTI on a pty slave with CAP_SYS_ADMIN: 0 once the byte reached the "
@@ -53,7 +62,7 @@ static const struct aw_item tiocsti_items[] = {
 	AW_OBS_ITEM("no_cap", "TIOCSTI on the controlling pty without CAP_SYS_ADMIN: 0 once the "
 		    "byte arrived, else the errno", .change = DISABLED),
 	AW_OBS_ITEM("no_cap.not_ctty", "TIOCSTI on a pty that is not the caller's controlling "
-		    "terminal, without CAP_SYS_ADMIN", .object = "no_cap"),
+		    "terminal, without CAP_SYS_ADMIN", .object = "no_cap", .change = NOT_CTTY),
 	AW_CHECK_ITEM("knob_decides", "without CAP_SYS_ADMIN, TIOCSTI works when the knob is 1 "
 		      "or absent and gives EIO when it is 0 (83efeeeb3d04)"),
 	AW_ITEMS_END

@@ -31,8 +31,10 @@
 		    .change = "tools telling descriptors apart by filesystem magic (lsfd) "        \
 			      "name them otherwise"),                                          \
 	AW_OBS_ITEM(k ".mode", "fstat st_mode of a " k " descriptor, octal with its type bits", \
-		    .change = "lsof decides on the type bits: with S_IFREG it treats the "        \
-			      "descriptor as a regular file"),                                 \
+		    .change = "the type bits (S_IFMT) decide what lsof makes of the descriptor: "  \
+			      "with S_IFREG a regular file (pidfs in 6.9, until db3d841ac9ed); the "     \
+			      "permission bits only describe it: pidfs gives 0700 (fs/pidfs.c "          \
+			      "S_IRWXU), the shared anonymous inode 0600, and no program opens it by them"), \
 	AW_OBS_ITEM(k ".link", "the /proc/self/fd link text of a " k " descriptor",            \
 		    .change = "lsof and lsfd parse \"anon_inode:[KIND]\"; another text is "       \
 			      "shown raw or misread")
