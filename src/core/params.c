@@ -359,3 +359,15 @@ const char *aw_param_text(const struct aw_ctx *ctx, const char *name)
 	const struct aw_param_value *v = given(ctx, p);
 	return v ? v->value : p->dflt;
 }
+
+double aw_params_timeout(const struct aw_params *ps, const struct aw_family *fam,
+			 const struct aw_probe *p)
+{
+	double own = p->timeout_s ? (double)p->timeout_s : AW_DEFAULT_TIMEOUT_S;
+	if (!p->timeout_param)
+		return own;
+	const struct aw_ctx ctx = { .family = fam, .params = ps };
+	const struct aw_param *decl = declared(&ctx, p->timeout_param, NULL);
+	long long beyond = aw_param_int(&ctx, p->timeout_param) - strtoll(decl->dflt, NULL, 10);
+	return beyond > 0 ? own + (double)beyond * p->timeout_per_unit_s : own;
+}

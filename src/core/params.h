@@ -43,5 +43,11 @@ int aw_params_add(struct aw_params *ps, const char *spelling, const char *value,
  * instantiating ones made.  0, or -1 with *why (malloc'd). */
 int aw_params_apply(struct aw_params *ps, struct aw_probe_ref **refs, size_t *n, char **why);
 void aw_params_free(struct aw_params *ps);
+/* Probe p's own timeout for the work the run's options ps ask of it
+ * (before the machine's slowness stretches it): its declared one (the
+ * runner's default where 0), plus timeout_per_unit_s for each unit of
+ * its timeout_param beyond that option's default. */
+double aw_params_timeout(const struct aw_params *ps, const struct aw_family *fam,
+			 const struct aw_probe *p);
 
 #endif

@@ -139,6 +139,9 @@ struct aw_needs {
 
 struct aw_ctx;
 
+/* A probe's timeout where it declares none. */
+#define AW_DEFAULT_TIMEOUT_S 10.0
+
 struct aw_probe {
 	const char *name;            /* unique within the family, no spaces */
 	const char *summary;         /* one line */
@@ -149,6 +152,13 @@ struct aw_probe {
 	 * linux-git:<commit>, man:<page>(<section>), posix:<interface>. */
 	const char *const *tags;
 	unsigned timeout_s;          /* 0: the runner's default */
+	/* Where the probe's work grows with an AW_PARAM_INT option of its
+	 * family (dirent's entries): the option's name.  timeout_s is made
+	 * for the option's default, and each unit beyond it adds
+	 * timeout_per_unit_s, so that a bound made for 10,000 entries does
+	 * not take a million for a hang (core/runner.c).  NULL: fixed. */
+	const char *timeout_param;
+	double timeout_per_unit_s;
 	/* For probes that share a run function (one per filesystem, say):
 	 * what this one is about.  Read it back with aw_probe_data(). */
 	const void *data;

@@ -20,6 +20,7 @@
 #include "status.h"
 #include "stuck.h"
 #include "load.h"
+#include "params.h"
 #include "lib/util.h"
 #include "lib/caps.h"
 #include "lib/mountinfo.h"
@@ -616,13 +617,12 @@ static char *cannot_isolate(int err)
 /* The user's --timeout is the user's bound; a probe's own is made for an
  * idle guest and stretches with the machine's slowness, twice that for
  * the second try. */
-static double probe_timeout(const struct aw_probe *p, const struct aw_runner_opts *opts,
+static double probe_timeout(const struct aw_probe_ref *ref, const struct aw_runner_opts *opts,
 			    double slowness, bool retry)
 {
 	if (opts->timeout_s > 0)
 		return opts->timeout_s;
-	double own = p->timeout_s ? (double)p->timeout_s : AW_DEFAULT_TIMEOUT_S;
-	return own * slowness * (retry ? RETRY_STRETCH : 1);
+	return aw_params_timeout(run_params, ref->family, ref->probe) * slowness * (retry ? RETRY_STRETCH : 1);
 }
 
 /* The slowness a try runs at: the run's, or for a second try what the
@@ -695,7 +695,7 @@ static struct flight *take_off(const struct aw_probe_ref *ref, size_t index,
 	struct flight *f = xcalloc(1, sizeof(*f));
 	*f = (struct flight){
 		.index = index, .c = c, .col = { .r = r }, .hd = hd, .open = true,
-		.start = start, .timeout = probe_timeout(ref->probe, opts, slowness, retry),
+		.start = start, .timeout = probe_timeout(ref, opts, slowness, retry),
 		.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0),
 		.retry = retry, .load0 = aw_load_mark_now(),
 	};

@@ -8,8 +8,6 @@
 
 #include <stdbool.h>
 
-#define AW_DEFAULT_TIMEOUT_S 10.0
-
 struct aw_runner_opts {
 	double timeout_s; /* > 0: overrides every probe's own timeout */
 	/* Probes at a time (0 or 1: one after the other).  Each is isolated

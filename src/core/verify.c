@@ -48,6 +48,14 @@ static int verify_probe(const struct aw_family *f, const struct aw_probe *p)
 			f->name, p->name ? p->name : "(null)");
 		return 1;
 	}
+	const struct aw_param *scale = p->timeout_param ? aw_family_param(f, p->timeout_param) : NULL;
+	if (p->timeout_param && (!scale || scale->type != AW_PARAM_INT || !scale->dflt ||
+				 !(p->timeout_per_unit_s > 0))) {
+		fprintf(stderr, "%s.%s: its timeout grows with '%s', which must be a number option "
+			"of the family with a default, by a time per unit above 0\n", f->name,
+			p->name, p->timeout_param);
+		bad++;
+	}
 	for (const struct aw_item *a = p->items; a->name; a++) {
 		if (a->unit && (a->kind != AW_OBSERVATION || !*a->unit)) {
 			fprintf(stderr, "%s.%s: item '%s': a unit is for an observation, and not empty\n",

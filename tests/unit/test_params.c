@@ -121,6 +121,37 @@ static void test_selection_and_made_probes(void **state)
 	aw_params_free(&ps);
 }
 
+/* A probe's own timeout grows with the entries it is asked to make: a
+ * bound made for 10,000 must not call a million a hang (issue 44: a
+ * 6.12 guest's ext4 and xfs hit 300 s at 1,000,000). */
+static void test_timeout_follows_entries(void **state)
+{
+	(void)state;
+	struct aw_params ps = { 0 };
+	struct aw_probe_ref *refs = NULL;
+	size_t n = 0, unmatched;
+	char *why = NULL;
+	const char *globs[] = { "dirent.ext4", "mm.vm" };
+
+	assert_int_equal(aw_select((char **)globs, 2, &refs, &n, &unmatched), 0);
+	assert_int_equal(n, 2);
+	const struct aw_probe_ref *dirent = strcmp(refs[0].family->name, "dirent") ? &refs[1] : refs;
+	const struct aw_probe_ref *other = dirent == refs ? &refs[1] : refs;
+	double at_default = aw_params_timeout(&ps, dirent->family, dirent->probe);
+	assert_true(at_default == (double)dirent->probe->timeout_s);
+	double fixed = aw_params_timeout(&ps, other->family, other->probe);
+	assert_int_equal(aw_params_add(&ps, "entries", "100", &why), 0);
+	assert_true(aw_params_timeout(&ps, dirent->family, dirent->probe) == at_default);
+	assert_int_equal(aw_params_add(&ps, "entries", "1000000", &why), 0);
+	double at_million = aw_params_timeout(&ps, dirent->family, dirent->probe);
+	assert_true(at_million == at_default + 990000 * dirent->probe->timeout_per_unit_s);
+	assert_true(at_million > 10 * at_default);
+	/* Another family's probe keeps its own. */
+	assert_true(aw_params_timeout(&ps, other->family, other->probe) == fixed);
+	free(refs);
+	aw_params_free(&ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_typed_values),
 		cmocka_unit_test(test_selection_and_made_probes),
+		cmocka_unit_test(test_timeout_follows_entries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
