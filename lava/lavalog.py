@@ -2,9 +2,9 @@
 them the snapshot the test definition (lava/abiwatch.yaml) prints between
 two marker lines, after the line that gives its SHA-256.
 
-A log is LAVA's: a YAML list of {dt, lvl, msg} records, as `lavacli jobs
-logs --raw` reads it back from a server and as lava-run writes it into its
-output directory (output.yaml).  The guest's console is the records of lvl
+A log is LAVA's {dt, lvl, msg} records: a YAML list as `lavacli jobs logs
+--raw` reads it back from a server, one record a line as lava-run writes
+it when it has no server (lava/run-job keeps it as output.yaml).  The guest's console is the records of lvl
 `target`.  The checksum is what makes the log an artefact: a line the
 serial console or the log collector lost, split or joined is a damaged
 snapshot, reported as such, never a snapshot with different values."""
@@ -16,13 +16,27 @@ BEGIN, END = "abiwatch-snapshot-begin", "abiwatch-snapshot-end"
 SUM = "abiwatch-snapshot-sha256 "
 
 
+def records(path):
+    """The records of the LAVA log at PATH.  A server's log (`lavacli jobs
+    logs --raw`) is one YAML list; lava-run alone writes one record a line,
+    a flow mapping, which no list holds."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        log = yaml.safe_load(text)
+    except yaml.YAMLError:
+        log = None
+    if isinstance(log, list):
+        return log
+    try:
+        return [yaml.safe_load(line) for line in text.splitlines() if line.strip()]
+    except yaml.YAMLError as e:
+        raise ValueError(f"not a LAVA log (a YAML list of records, or one record a line): {e}") from None
+
+
 def target_lines(path):
     """The guest's console lines of the LAVA log at PATH, in order."""
-    with open(path, encoding="utf-8") as f:
-        log = yaml.safe_load(f) or []
-    if not isinstance(log, list):
-        raise ValueError(f"{path}: not a LAVA log (a YAML list of records)")
-    return [e["msg"] for e in log
+    return [e["msg"] for e in records(path)
             if isinstance(e, dict) and e.get("lvl") == "target" and isinstance(e.get("msg"), str)]
 
 
@@ -30,7 +44,7 @@ def snapshot_text(path):
     """(text, None) of the snapshot in the log at PATH, byte for byte as the
     guest wrote it; or (None, why) when it is missing or damaged."""
     lines = [line.rstrip("\r") for line in target_lines(path)]
-    if BEGIN not in lines or END not in lines:
+    if BEGIN not in lines:
         return None, "no snapshot between the marker lines in the job's log"
     begin = len(lines) - 1 - lines[::-1].index(BEGIN)
     if END not in lines[begin:]:
