@@ -26,12 +26,14 @@ bad() { echo "FAIL $*"; status=1; }
 
 # The images are only named by the job: empty files will do.
 mkdir "$work/images" && : >"$work/images/vmlinuz" && : >"$work/images/ramdisk.cpio"
-lava/render-job "$work/images" 6.1.0-57-cloud-amd64 "mqueue dirent.tmpfs --path 'x=/tmp/a b'" >"$work/job.yaml" ||
+lava/render-job --job-minutes 7 "$work/images" 6.1.0-57-cloud-amd64 "mqueue dirent.tmpfs --path 'x=\"/tmp/a b'" >"$work/job.yaml" ||
 	bad "render-job failed"
 "$py" - "$work/job.yaml" <<'PY' && ok "strict job schema" || bad "strict job schema"
 import sys, yaml
 from lava_common.schemas import validate
-validate(yaml.safe_load(open(sys.argv[1])), strict=True)
+job = yaml.safe_load(open(sys.argv[1]))
+validate(job, strict=True)
+assert job["timeouts"]["job"] == {"minutes": 7}, job["timeouts"]
 PY
 if "$py" -c 'import lava_scheduler_app' 2>/dev/null; then
 	DJANGO_SETTINGS_MODULE=lava_server.settings.prod "$py" - "$work/job.yaml" <<'PY' &&
@@ -47,7 +49,7 @@ fi
 first=$("$py" -c 'import sys, yaml; j = yaml.safe_load(open(sys.argv[1]))
 print(j["actions"][2]["test"]["definitions"][0]["repository"]["run"]["steps"][0])' "$work/job.yaml")
 got=$(sh -c "$first; printf %s \"\$ABIWATCH_ARGS\"")
-[[ $got == "mqueue dirent.tmpfs --path 'x=/tmp/a b'" ]] && ok "arguments reach the test shell" ||
+[[ $got == "mqueue dirent.tmpfs --path 'x=\"/tmp/a b'" ]] && ok "arguments reach the test shell" ||
 	bad "arguments reach the test shell as <$got>"
 
 # A log as LAVA keeps it, around a real snapshot of this kernel.
