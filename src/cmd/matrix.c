@@ -21,12 +21,16 @@
 
 static const char matrix_usage[] =
 	"Usage: abiwatch matrix [OPTION...] -o DIR KERNEL... [-- RUN-ARGS]\n"
+	"       abiwatch matrix [OPTION...] -o DIR --apt PATTERN [-- RUN-ARGS]\n"
 	"Run 'abiwatch run RUN-ARGS' on each kernel in QEMU (as 'abiwatch vm'\n"
 	"does), and on this machine's kernel with --host, several at a time, and\n"
 	"write into DIR one snapshot per kernel and the diffs between neighbours\n"
 	"(the kernels in version order).\n"
 	"\n"
 	"A KERNEL is a linux-image .deb, a bzImage, or BZIMAGE:MODULES_DIR.\n"
+	"A kernel given twice (one file, or one package and version) is refused.\n"
+	"A snapshot DIR already has of the same package and version (its\n"
+	"env.vm.package, whatever its file name) is reused, not run again.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output DIR     where the results go (made if missing):\n"
@@ -35,6 +39,18 @@ static const char matrix_usage[] =
 	"                       and times\n"
 	"      --host           also run on this machine's kernel, not in a VM\n"
 	"  -j, --jobs N         at most N at a time (default: the number of CPUs)\n"
+	"      --apt PATTERN    also the linux-image packages of the Debian archive\n"
+	"                       whose whole names match PATTERN (an extended regular\n"
+	"                       expression): each ABI name's -unsigned package where\n"
+	"                       apt has one of the same version, fetched with\n"
+	"                       apt-get download into the cache unless it is there,\n"
+	"                       and the newest version of each from the cache;\n"
+	"                       offline, the cache serves\n"
+	"      --apt-cache DIR  where --apt keeps packages (default:\n"
+	"                       $XDG_CACHE_HOME/abiwatch/debs, else\n"
+	"                       ~/.cache/abiwatch/debs)\n"
+	"      --dry-run        fetch, then print each kernel (label, run or\n"
+	"                       reused, package and version, file) and stop\n"
 	;
 
 /* Then aw_guest_options_help, then: */
@@ -46,12 +62,15 @@ static const char matrix_usage_more[] =
 	"side.  Exit status: 0 every run passed, 1 a run failed or a VM timed out,\n"
 	"panicked or sent no result, 4 every check was skipped, 2 bad usage.\n";
 
-enum { OPT_HOST = 0x100 };
+enum { OPT_HOST = 0x100, OPT_APT, OPT_APT_CACHE, OPT_DRY_RUN };
 
 static const struct option matrix_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "host", no_argument, NULL, OPT_HOST },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "apt", required_argument, NULL, OPT_APT },
+	{ "apt-cache", required_argument, NULL, OPT_APT_CACHE },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -79,6 +98,9 @@ static int parse(int argc, char **argv, struct matrix_opts *c)
 		case 1: rc = add_kernel(&c->m, optarg); break;
 		case 'o': c->m.dir = optarg; break;
 		case OPT_HOST: c->host = true; break;
+		case OPT_APT: c->apt = optarg; break;
+		case OPT_APT_CACHE: c->apt_cache = optarg; break;
+		case OPT_DRY_RUN: c->dry_run = true; break;
 		case 'j': rc = parse_jobs("matrix", optarg, &c->m.max_jobs); break;
 		case 'q': c->quiet = true; break;
 		case 'h':
@@ -104,7 +126,7 @@ static int parse(int argc, char **argv, struct matrix_opts *c)
 	c->m.vm.nrun_args = (size_t)(argc - optind);
 	if (!c->m.dir)
 		return usage_error("matrix", "-o DIR is needed");
-	if (c->m.njobs == 0 && !c->host)
+	if (c->m.njobs == 0 && !c->host && !c->apt)
 		return usage_error("matrix", "no kernel given (and no --host)");
 	return aw_vm_check_run_args("matrix", c->m.vm.run_args, c->m.vm.nrun_args);
 }
@@ -133,7 +155,7 @@ static int run(void *opts)
 
 const struct command matrix_command = {
 	"matrix",
-	"  matrix KERNEL... [--host] -o DIR\n"
+	"  matrix KERNEL... [--apt PATTERN] [--host] -o DIR\n"
 	"                  one snapshot per kernel, and diffs between neighbours\n",
 	parse_matrix, run,
 };

@@ -62,11 +62,14 @@ void aw_kconfig_load(struct aw_kconfig *c)
 				    : xasprintf("/proc/config.gz unreadable: %s", aw_errname(-rc));
 		return;
 	}
+	/* The source names the place, not the file: with the release in
+	 * it, every kernel of a series would read as a changed source. */
+	static const char *const places[] = { "/boot/config-RELEASE", "/lib/modules/RELEASE/build/.config" };
 	char *paths[] = { xasprintf("/boot/config-%s", u.release),
 			  xasprintf("/lib/modules/%s/build/.config", u.release) };
 	for (size_t i = 0; i < AW_ARRAY_SIZE(paths) && !c->text; i++)
 		if (aw_file_slurp(paths[i], &c->text, &c->len) == 0)
-			c->source = xstrdup(paths[i]);
+			c->source = xstrdup(places[i]);
 		else
 			c->text = NULL;
 	if (!c->text)

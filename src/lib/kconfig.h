@@ -12,7 +12,8 @@
 #include <stddef.h>
 
 /* The configuration's text (NULL when none was found) and where it came
- * from, or why there is none ("none found: ..."). */
+ * from, the running release written RELEASE ("/boot/config-RELEASE"),
+ * or why there is none ("none found: ...", with the real paths). */
 struct aw_kconfig {
 	char *text;
 	size_t len;

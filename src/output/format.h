@@ -42,6 +42,7 @@ struct aw_matrix_row {
 	const char *ktap;        /* its KTAP file, whose family times are read back */
 	const char *source;      /* "host", or the kernel as given */
 	const char *why;         /* when the outcome is not ok, else NULL */
+	bool reused;             /* its snapshot was already there: not run, no times */
 };
 
 /* Several kernels at once: what matrix, report and kcidb write.  Each

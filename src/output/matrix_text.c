@@ -84,9 +84,13 @@ int aw_matrix_text(FILE *f, const struct aw_several *s)
 	fprintf(f, " source\n");
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct aw_matrix_row *r = &s->rows[i];
-		fprintf(f, "%s %s", r->label, r->where);
-		print_outcome(f, r->outcome);
-		fprintf(f, " %d %.2f %.2f %.2f", r->exit_status, r->total_s, r->boot_s, r->run_s);
+		if (r->reused) {
+			fprintf(f, "%s - reused - - - -", r->label);
+		} else {
+			fprintf(f, "%s %s", r->label, r->where);
+			print_outcome(f, r->outcome);
+			fprintf(f, " %d %.2f %.2f %.2f", r->exit_status, r->total_s, r->boot_s, r->run_s);
+		}
 		for (size_t k = 0; k < fc.nnames; k++)
 			print_family_time(f, &fc, i, fc.names[k]);
 		fprintf(f, " %s\n", r->source);

@@ -3,6 +3,7 @@
  * scheduler, then what is written of them: progress, the neighbour
  * diffs, matrix.txt. */
 #include "matrix.h"
+#include "apt.h"
 #include "session.h"
 #include "core/status.h"
 #include "model/diff.h"
@@ -12,6 +13,7 @@
 #include "lib/util.h"
 #include "vm/kvm.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -126,7 +128,8 @@ static int write_table(const struct aw_matrix *m, char **err)
 			.outcome = aw_vm_outcome_name((enum aw_vm_outcome)o->outcome),
 			.exit_status = o->run_status, .total_s = o->t_total, .boot_s = o->t_boot,
 			.run_s = o->t_run, .ktap = ktaps[i], .source = j->host ? "host" : j->spec,
-			.why = o->outcome != AW_VM_OK ? o->why : NULL,
+			.why = o->outcome != AW_VM_OK && !j->reused ? o->why : NULL,
+			.reused = j->reused,
 		};
 	}
 	struct aw_several several = { .rows = rows, .nrows = m->njobs };
@@ -147,6 +150,8 @@ static int exit_status(const struct aw_matrix *m)
 	bool failed = false, passed = false;
 	for (size_t i = 0; i < m->njobs; i++) {
 		const struct aw_matrix_outcome *o = &m->jobs[i].out;
+		if (m->jobs[i].reused)
+			continue; /* its run was judged when it ran */
 		if (o->outcome != AW_VM_OK || (o->run_status != 0 && o->run_status != AW_EXIT_SKIP))
 			failed = true;
 		else if (o->run_status == 0)
@@ -188,14 +193,152 @@ static int run_and_write(struct matrix_opts *c)
 	return exit_status(&c->m);
 }
 
+/* --apt: the series's packages become kernels of the matrix. */
+static int add_apt_series(struct matrix_opts *c)
+{
+	char *cache = c->apt_cache ? xstrdup(c->apt_cache) : aw_apt_default_cache(c->m.dir), *err = NULL;
+	struct aw_apt_series s;
+	int rc = aw_apt_series_fetch(c->apt, cache, !c->quiet || c->dry_run, &s, &err);
+	for (size_t i = 0; rc == 0 && i < s.n; i++)
+		rc = aw_matrix_add_kernel(&c->m, s.debs[i], &err);
+	if (rc != 0) {
+		rc = usage_error("matrix", "%s", err);
+		free(err);
+	}
+	aw_apt_series_free(&s);
+	free(cache);
+	return rc;
+}
+
+/* A kernel twice would be run twice and diffed against itself under a
+ * -2 label: refused.  Two packages of one release (signed and unsigned)
+ * are said, and run. */
+static int refuse_twice(const struct matrix_opts *c)
+{
+	size_t a, b;
+	const struct aw_matrix *m = &c->m;
+	if (aw_matrix_same_kernel(m, &a, &b)) {
+		char *id = aw_matrix_package_id(&m->jobs[a]);
+		int rc = usage_error("matrix", "the same kernel twice: %s and %s%s%s", m->jobs[a].spec,
+				     m->jobs[b].spec, id ? " are both " : " are one file", id ? id : "");
+		free(id);
+		return rc;
+	}
+	for (size_t i = 0; i + 1 < m->njobs; i++)
+		for (size_t k = i + 1; k < m->njobs; k++)
+			if (!m->jobs[i].host && !m->jobs[k].host &&
+			    strcmp(m->jobs[i].release, m->jobs[k].release) == 0)
+				fprintf(stderr, "abiwatch matrix: warning: %s and %s are both release %s "
+					"(labels %s and %s)\n", m->jobs[i].spec, m->jobs[k].spec,
+					m->jobs[i].release, m->jobs[i].label, m->jobs[k].label);
+	return 0;
+}
+
+/* The package a snapshot in the directory was made of (env.vm.package),
+ * if it ran to its end; NULL otherwise. */
+static char *snapshot_package(const char *path, bool *cut_short)
+{
+	struct aw_snapshot s;
+	char *err = NULL, *id = NULL;
+	*cut_short = false;
+	if (aw_snapshot_load(path, &s, &err) != 0) {
+		free(err);
+		return NULL;
+	}
+	const char *v = aw_snapshot_get(&s, "env.vm.package");
+	*cut_short = aw_snapshot_get(&s, "env.load") != NULL;
+	if (v)
+		id = xstrdup(v);
+	aw_snapshot_free(&s);
+	return id;
+}
+
+static bool label_taken(const struct aw_matrix *m, const char *label, const struct aw_matrix_job *but)
+{
+	for (size_t i = 0; i < m->njobs; i++)
+		if (&m->jobs[i] != but && strcmp(m->jobs[i].label, label) == 0)
+			return true;
+	return false;
+}
+
+/* A job whose package the directory has a whole snapshot of is not run
+ * again: it takes that snapshot's name. */
+static void reuse_one(struct matrix_opts *c, const char *stem, const char *id, bool cut_short)
+{
+	struct aw_matrix *m = &c->m;
+	for (size_t i = 0; i < m->njobs; i++) {
+		struct aw_matrix_job *j = &m->jobs[i];
+		char *mine = aw_matrix_package_id(j);
+		bool match = mine && strcmp(mine, id) == 0 && !j->reused;
+		free(mine);
+		if (!match)
+			continue;
+		if (cut_short || label_taken(m, stem, j)) {
+			fprintf(stderr, "abiwatch matrix: %s.snapshot (%s) not reused: %s\n", stem, id,
+				cut_short ? "its run was cut short (env.load)" : "its name is another kernel's");
+			return;
+		}
+		free(j->label);
+		j->label = xstrdup(stem);
+		j->reused = true;
+		if (!c->quiet || c->dry_run)
+			fprintf(stderr, "abiwatch matrix: reused %s.snapshot (%s)\n", stem, id);
+		return;
+	}
+}
+
+static void reuse_snapshots(struct matrix_opts *c)
+{
+	DIR *d = opendir(c->m.dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		if (n <= 9 || strcmp(e->d_name + n - 9, ".snapshot") != 0)
+			continue;
+		char *path = xasprintf("%s/%s", c->m.dir, e->d_name), *stem = strndup(e->d_name, n - 9);
+		bool cut_short;
+		char *id = snapshot_package(path, &cut_short);
+		if (id)
+			reuse_one(c, stem, id, cut_short);
+		free(id);
+		free(stem);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* --dry-run: the jobs, in order, and what each would be. */
+static void say_plan(const struct aw_matrix *m)
+{
+	for (size_t i = 0; i < m->njobs; i++) {
+		const struct aw_matrix_job *j = &m->jobs[i];
+		char *id = aw_matrix_package_id(j);
+		printf("%s\t%s\t%s\t%s\n", j->label, j->reused ? "reused" : "run", id ? id : j->release,
+		       j->host ? "host" : j->spec);
+		free(id);
+	}
+}
+
 int session_matrix(struct matrix_opts *c)
 {
+	int rc = c->apt ? add_apt_series(c) : 0;
+	if (rc != 0)
+		return rc;
 	if (c->host)
 		aw_matrix_add_host(&c->m);
-	int rc = prepare_output_dir("matrix", c->m.dir);
+	if (c->m.njobs == 0)
+		return usage_error("matrix", "no kernel given (and no --host)");
+	rc = c->dry_run ? 0 : prepare_output_dir("matrix", c->m.dir);
 	if (rc != 0)
 		return rc;
 	aw_matrix_order(&c->m);
+	if ((rc = refuse_twice(c)) != 0)
+		return rc;
+	reuse_snapshots(c);
+	if (c->dry_run) {
+		say_plan(&c->m);
+		return AW_EXIT_PASS;
+	}
 	decide_accel(c);
 	return run_and_write(c);
 }

@@ -412,7 +412,7 @@ static int read_control_file(struct archive *a, const char *name, char **text, s
 	return 1;
 }
 
-char *aw_deb_version_fd(int fd, const char *name, char **err)
+char *aw_deb_field_fd(int fd, const char *name, const char *field, char **err)
 {
 	struct archive *ar = open_ar(fd, name, err), *a = NULL;
 	char *text = NULL, *version = NULL;
@@ -422,8 +422,8 @@ char *aw_deb_version_fd(int fd, const char *name, char **err)
 		rc = -1;
 	if (rc == 0 && (rc = read_control_file(a, name, &text, &len, err)) == 1)
 		*err = xasprintf("%s: the package's control.tar has no control file", name);
-	if (rc == 0 && !(version = aw_deb_control_field(text, len, "Version")))
-		*err = xasprintf("%s: the package's control file has no Version field", name);
+	if (rc == 0 && !(version = aw_deb_control_field(text, len, field)))
+		*err = xasprintf("%s: the package's control file has no %s field", name, field);
 	free(text);
 	if (a)
 		archive_read_free(a);
@@ -432,12 +432,22 @@ char *aw_deb_version_fd(int fd, const char *name, char **err)
 	return version;
 }
 
-char *aw_deb_version(const char *deb, char **err)
+char *aw_deb_version_fd(int fd, const char *name, char **err)
+{
+	return aw_deb_field_fd(fd, name, "Version", err);
+}
+
+char *aw_deb_field(const char *deb, const char *field, char **err)
 {
 	int fd = open_deb(deb, err);
 	if (fd < 0)
 		return NULL;
-	char *v = aw_deb_version_fd(fd, deb, err);
+	char *v = aw_deb_field_fd(fd, deb, field, err);
 	close(fd);
 	return v;
+}
+
+char *aw_deb_version(const char *deb, char **err)
+{
+	return aw_deb_field(deb, "Version", err);
 }

@@ -43,6 +43,9 @@ int aw_deb_read_fd(int fd, const char *name, int *kernel_fd, struct aw_modtree *
  * from its offset (the fuzz target's way in). */
 char *aw_deb_version(const char *deb, char **err);
 char *aw_deb_version_fd(int fd, const char *name, char **err);
+/* Any field of it ("Package"), the same way. */
+char *aw_deb_field(const char *deb, const char *field, char **err);
+char *aw_deb_field_fd(int fd, const char *name, const char *field, char **err);
 
 /* The value of field in a control file's first paragraph (field names
  * in any case, the value without the blanks around it), malloc'd, or

@@ -2,6 +2,7 @@
 /* Kernels as a command line names them: a package, a bzImage, or a
  * bzImage and a module tree; their releases and their order. */
 #include "kernel.h"
+#include "lib/debver.h"
 #include "bzimage.h"
 #include "deb.h"
 #include "lib/proc.h"
@@ -64,7 +65,9 @@ int aw_kernel_spec_parse(const char *spec, bool want_version, struct aw_kernel_s
 	k->release = aw_kernel_release(k->deb ? k->deb : k->kernel, err);
 	if (k->release && k->deb && want_version)
 		k->version = aw_deb_version(k->deb, err);
-	if (!k->release || (k->deb && want_version && !k->version)) {
+	if (k->version && !(k->package = aw_deb_field(k->deb, "Package", err)))
+		free(k->version), k->version = NULL;
+	if (!k->release || (k->deb && want_version && (!k->version || !k->package))) {
 		aw_kernel_spec_free(k);
 		return -1;
 	}
@@ -78,21 +81,13 @@ void aw_kernel_spec_free(struct aw_kernel_spec *k)
 	free(k->modules);
 	free(k->release);
 	free(k->version);
+	free(k->package);
 	memset(k, 0, sizeof(*k));
-}
-
-/* dpkg --compare-versions a lt b: whether dpkg orders a before b. */
-static bool dpkg_before(const char *a, const char *b)
-{
-	const char *argv[] = { "dpkg", "--compare-versions", a, "lt", b, NULL };
-	return aw_run_wait(argv, -1, -1, NULL) == 0;
 }
 
 int aw_kernel_spec_cmp(const struct aw_kernel_spec *a, const struct aw_kernel_spec *b)
 {
-	if (a->version && b->version && strcmp(a->version, b->version) != 0)
-		return dpkg_before(a->version, b->version) ? -1 : dpkg_before(b->version, a->version);
 	if (a->version && b->version)
-		return 0;
+		return aw_debver_cmp(a->version, b->version);
 	return strverscmp(a->release, b->release);
 }

@@ -21,6 +21,7 @@ struct aw_kernel_spec {
 	char *kernel, *deb, *modules; /* what aw_vm_opts wants; NULLs */
 	char *release;
 	char *version;                /* a package's Version, else NULL */
+	char *package;                /* and its Package, with the Version */
 };
 /* 0, or -1 with *err naming the file and what it is not (malloc'd).  With
  * want_version, a package's Version field is read too (dpkg-deb). */
@@ -28,7 +29,7 @@ int aw_kernel_spec_parse(const char *spec, bool want_version, struct aw_kernel_s
 			 char **err);
 void aw_kernel_spec_free(struct aw_kernel_spec *k);
 /* Version order: two packages by their versions as dpkg orders them
- * (dpkg --compare-versions: 6.12.118-1~deb12u1 before 6.12.118-1),
+ * (lib/debver.h: 6.12.118-1~deb12u1 before 6.12.118-1),
  * anything else by release (strverscmp).  <0, 0, >0. */
 int aw_kernel_spec_cmp(const struct aw_kernel_spec *a, const struct aw_kernel_spec *b);
 

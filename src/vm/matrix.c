@@ -2,6 +2,7 @@
 /* Several kernels at once: see matrix.h. */
 #include "matrix.h"
 #include "kernel.h"
+#include "lib/debver.h"
 #include "lib/proc.h"
 #include "lib/util.h"
 
@@ -31,10 +32,11 @@ char *aw_matrix_file(const struct aw_matrix *m, const char *label, const char *e
 int aw_matrix_add_kernel(struct aw_matrix *m, const char *spec, char **err)
 {
 	struct aw_kernel_spec k;
-	if (aw_kernel_spec_parse(spec, false, &k, err) != 0)
+	if (aw_kernel_spec_parse(spec, true, &k, err) != 0)
 		return -1;
 	struct aw_matrix_job j = { .spec = xstrdup(spec), .pipe_fd = -1, .kernel = k.kernel,
-				   .deb = k.deb, .modules = k.modules, .release = k.release };
+				   .deb = k.deb, .modules = k.modules, .release = k.release,
+				   .package = k.package, .version = k.version };
 	m->jobs = xgrow(m->jobs, m->njobs, sizeof(*m->jobs));
 	m->jobs[m->njobs++] = j;
 	return 0;
@@ -49,12 +51,50 @@ void aw_matrix_add_host(struct aw_matrix *m)
 	m->jobs[m->njobs++] = j;
 }
 
-/* Version order (strverscmp), the host among the others by its release. */
+/* Version order: two packages as Debian orders their versions
+ * (6.1.192-2 before 6.1.192-3, of one release), anything else by release
+ * (strverscmp), the host among the others by its release. */
 static int by_release(const void *a, const void *b)
 {
 	const struct aw_matrix_job *x = a, *y = b;
-	int c = strverscmp(x->release, y->release);
+	int c = x->version && y->version ? aw_debver_cmp(x->version, y->version) : 0;
+	if (c == 0)
+		c = strverscmp(x->release, y->release);
 	return c ? c : (int)x->host - (int)y->host;
+}
+
+char *aw_matrix_package_id(const struct aw_matrix_job *j)
+{
+	return j->package && j->version ? xasprintf("%s %s", j->package, j->version) : NULL;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	bool same = ra && rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
+bool aw_matrix_same_kernel(const struct aw_matrix *m, size_t *a, size_t *b)
+{
+	for (size_t i = 0; i < m->njobs; i++)
+		for (size_t k = i + 1; k < m->njobs; k++) {
+			const struct aw_matrix_job *x = &m->jobs[i], *y = &m->jobs[k];
+			if (x->host || y->host)
+				continue;
+			char *px = aw_matrix_package_id(x), *py = aw_matrix_package_id(y);
+			bool same = (px && py && strcmp(px, py) == 0) || same_file(x->spec, y->spec);
+			free(px);
+			free(py);
+			if (same) {
+				*a = i;
+				*b = k;
+				return true;
+			}
+		}
+	return false;
 }
 
 /* File names: the release, made unique. */
@@ -153,6 +193,10 @@ static __attribute__((noreturn)) void vm_worker(const struct aw_matrix *m,
 	o.modules = j->modules;
 	o.verbose = false;
 	aw_vm_run(&o, &r);
+	char *id = aw_matrix_package_id(j);
+	if (id && r.has_snapshot)
+		aw_snapshot_set_env(&r.snapshot, "vm.package", id);
+	free(id);
 	take_result(&r, &out);
 	write_job_file(m, j, "ktap", r.stdout_data, r.stdout_len, &out);
 	write_job_file(m, j, "console", r.console, r.console_len, &out);
@@ -254,6 +298,10 @@ static void start_more(struct aw_matrix *m, size_t *next, size_t *running, size_
 	unsigned limit = matrix_limit(m);
 	while (*next < m->njobs && *running < limit) {
 		struct aw_matrix_job *j = &m->jobs[(*next)++];
+		if (j->reused) {
+			(*finished)++;
+			continue;
+		}
 		if (start_job(m, j) != 0) {
 			fork_failed(j);
 			(*finished)++;
@@ -281,8 +329,10 @@ void aw_matrix_run(struct aw_matrix *m)
 	 * from the CPUs compare: the CPUs shared among the guests that run
 	 * at once. */
 	if (!m->vm.cpus) {
-		unsigned at_once = matrix_limit(m);
-		m->vm.cpus = aw_vm_auto_cpus(at_once < m->njobs ? at_once : (unsigned)m->njobs);
+		unsigned at_once = matrix_limit(m), to_run = 0;
+		for (size_t i = 0; i < m->njobs; i++)
+			to_run += !m->jobs[i].reused;
+		m->vm.cpus = aw_vm_auto_cpus(at_once < to_run ? at_once : (to_run ? to_run : 1));
 	}
 	while (finished < m->njobs) {
 		start_more(m, &next, &running, &finished);
@@ -314,6 +364,8 @@ void aw_matrix_free(struct aw_matrix *m)
 		free(j->deb);
 		free(j->modules);
 		free(j->release);
+		free(j->package);
+		free(j->version);
 		free(j->label);
 	}
 	free(m->jobs);

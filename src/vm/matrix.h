@@ -30,7 +30,11 @@ struct aw_matrix_job {
 	char *kernel, *deb, *modules;
 	bool host;        /* this machine's kernel, not a VM */
 	char *release;
+	char *package, *version; /* a .deb's Package and Version, else NULL */
 	char *label;      /* its files' names in the directory */
+	/* Its snapshot is already in the directory (the same package and
+	 * version, env.vm.package): not run again. */
+	bool reused;
 	struct aw_matrix_outcome out;
 	pid_t pid;        /* the scheduler's own */
 	int pipe_fd;
@@ -54,9 +58,16 @@ struct aw_matrix {
 int aw_matrix_add_kernel(struct aw_matrix *m, const char *spec, char **err);
 /* This machine's kernel, run here. */
 void aw_matrix_add_host(struct aw_matrix *m);
-/* Put the jobs in version order (strverscmp of the release, the host
- * after a VM of the same release) and give each a unique label. */
+/* Put the jobs in version order (packages by their Debian versions,
+ * anything else by strverscmp of the release, the host after a VM of the
+ * same release) and give each a unique label. */
 void aw_matrix_order(struct aw_matrix *m);
+/* Two jobs that are the same kernel: the same file, or packages of the
+ * same name and version.  true with *a < *b their indices. */
+bool aw_matrix_same_kernel(const struct aw_matrix *m, size_t *a, size_t *b);
+/* What env.vm.package says of a job's package ("NAME VERSION"),
+ * malloc'd, or NULL for a job that is no package. */
+char *aw_matrix_package_id(const struct aw_matrix_job *j);
 /* Run every job to its end. */
 void aw_matrix_run(struct aw_matrix *m);
 /* DIR/LABEL.EXT, malloc'd. */

@@ -101,7 +101,7 @@ for s in "$tmp"/m/*.snapshot; do
 	expect obs.surface.syscalls32.reboot.result EINVAL
 	expect obs.surface.syscalls32.ipc.result ENOENT
 	expect obs.surface.syscalls._sysctl.present no
-	expect obs.surface.kconfig.source "/boot/config-$release"
+	expect obs.surface.kconfig.source "/boot/config-RELEASE"
 	expect obs.surface.kconfig.ia32_emulation y
 	case $release in
 	6.1.*) side=old ;;

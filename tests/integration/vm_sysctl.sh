@@ -49,7 +49,7 @@ for s in "$s61" "$s612"; do
 	load_snapshot "$s"
 	rel=${snap[env.kernel.release]}
 	echo "# $rel"
-	expect obs.sysctl.kconfig.source "/boot/config-$rel"
+	expect obs.sysctl.kconfig.source "/boot/config-RELEASE"
 	expect obs.sysctl.knob.vm.swappiness.writeback accepted
 	expect obs.sysctl.knob.net.ipv4.tcp_tw_recycle.value "absent (CONFIG_INET=y)"
 	expect obs.cgroup.v2.controllers "cpuset cpu io memory hugetlb pids rdma misc"
