@@ -23,7 +23,10 @@
  * functions of kernel/bpf/; a BTF of one int, BPF_BTF_LOAD, for the local
  * storage maps, which need one), there when it is made (STRUCT_OPS:
  * when it answers ENOTSUPP for the unknown struct id 1, after the type
- * was found).  Types past the table's last (NETFILTER; ARENA) are tried
+ * was found).  A type of the table that root is refused with another
+ * errno (EPERM from lockdown or a security module) is there too, since
+ * the kernel found it, and is named again with its errno in
+ * prog_types.refused or map_types.refused.  Types past the table's last (NETFILTER; ARENA) are tried
  * too, by number, so that a new one shows.  As an unprivileged user (a
  * child that became nobody, which clears every capability), a type is
  * there only when it loads or is made; with the knob at 1 or 2 everything
@@ -223,8 +226,9 @@ static long create_map(unsigned type)
 	return fd;
 }
 
-/* What a sweep found: the types there, and the errno of each type that
- * was not (0: it was; EINVAL: the kernel does not have it). */
+/* What a sweep found: the types that loaded or were made, or reached
+ * the type's own checks (the verifier's log; STRUCT_OPS maps' ENOTSUPP),
+ * and the errno of each that did not load (0 where it did). */
 struct sweep {
 	uint64_t progs, maps;
 	int prog_err[AW_ARRAY_SIZE(prog_names) + BEYOND], map_err[AW_ARRAY_SIZE(map_names) + BEYOND];
@@ -250,16 +254,28 @@ static void sweep_types(enum who who, struct sweep *s)
 	}
 }
 
+/* The types of the table (not those past it, where a refusal of every
+ * bpf() call, a security module's, would name numbers no kernel has)
+ * that root was refused with an errno other than EINVAL, which a kernel
+ * without the type answers (kernel/bpf/syscall.c): the kernel has them. */
+static uint64_t refused_types(uint64_t reached, const int *err, size_t n)
+{
+	uint64_t refused = 0;
+	for (size_t t = 1; t < n; t++)
+		if (!(reached & (UINT64_C(1) << t)) && err[t] != 0 && err[t] != EINVAL)
+			refused |= UINT64_C(1) << t;
+	return refused;
+}
+
 static struct aw_bitname progs_table[AW_ARRAY_SIZE(prog_names)], maps_table[AW_ARRAY_SIZE(map_names)];
 
-/* The types of the table that root could not have, each with its errno
- * other than EINVAL (a type the kernel lacks): "TRACING:EPERM". */
-static void observe_refused(struct aw_ctx *ctx, const char *item, uint64_t there, const int *err,
+/* The refused types, each with its errno: "TRACING:EPERM". */
+static void observe_refused(struct aw_ctx *ctx, const char *item, uint64_t refused, const int *err,
 			    const char *const *names, size_t n)
 {
 	char buf[1024] = "";
 	for (size_t t = 1; t < n; t++)
-		if (!(there & (UINT64_C(1) << t)) && err[t] != EINVAL && err[t] != 0)
+		if (refused & (UINT64_C(1) << t))
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s:%s", *buf ? "," : "", names[t],
 				 aw_errname(err[t]));
 	aw_observe(ctx, item, "%s", *buf ? buf : "none");
@@ -293,18 +309,22 @@ static void observe_sweep(struct aw_ctx *ctx, const char *prefix, const struct s
 	char item[64];
 	uint64_t progs_mask = (UINT64_C(1) << AW_ARRAY_SIZE(prog_names)) - 1;
 	uint64_t maps_mask = (UINT64_C(1) << AW_ARRAY_SIZE(map_names)) - 1;
+	uint64_t progs_refused = unpriv ? 0 : refused_types(s->progs, s->prog_err, AW_ARRAY_SIZE(prog_names));
+	uint64_t maps_refused = unpriv ? 0 : refused_types(s->maps, s->map_err, AW_ARRAY_SIZE(map_names));
 	snprintf(item, sizeof(item), "%sprog_types", prefix);
-	observe_types(ctx, item, s->progs, unpriv && !s->progs && all_eperm(root_progs & progs_mask, s->prog_err, AW_ARRAY_SIZE(prog_names)),
+	observe_types(ctx, item, s->progs | progs_refused,
+		      unpriv && !s->progs && all_eperm(root_progs & progs_mask, s->prog_err, AW_ARRAY_SIZE(prog_names)),
 		      progs_table, AW_ARRAY_SIZE(progs_table));
 	snprintf(item, sizeof(item), "%smap_types", prefix);
-	observe_types(ctx, item, s->maps, unpriv && !s->maps && all_eperm(root_maps & maps_mask, s->map_err, AW_ARRAY_SIZE(map_names)),
+	observe_types(ctx, item, s->maps | maps_refused,
+		      unpriv && !s->maps && all_eperm(root_maps & maps_mask, s->map_err, AW_ARRAY_SIZE(map_names)),
 		      maps_table, AW_ARRAY_SIZE(maps_table));
 	if (unpriv)
 		return;
-	observe_refused(ctx, "prog_types.refused", s->progs, s->prog_err, prog_names, AW_ARRAY_SIZE(prog_names));
-	observe_refused(ctx, "map_types.refused", s->maps, s->map_err, map_names, AW_ARRAY_SIZE(map_names));
-	root_progs = s->progs;
-	root_maps = s->maps;
+	observe_refused(ctx, "prog_types.refused", progs_refused, s->prog_err, prog_names, AW_ARRAY_SIZE(prog_names));
+	observe_refused(ctx, "map_types.refused", maps_refused, s->map_err, map_names, AW_ARRAY_SIZE(map_names));
+	root_progs = s->progs | progs_refused;
+	root_maps = s->maps | maps_refused;
 }
 
 /* The unprivileged sweep, in a child that became nobody, handed back in
@@ -433,15 +453,15 @@ static const struct aw_item bpf_items[] = {
 	AW_OBS_ITEM("unprivileged_bpf_disabled", "kernel.unprivileged_bpf_disabled: 0 allows unprivileged bpf(), 1 and 2 refuse it",
 		    .change = "unprivileged BPF was allowed and is refused, or the other way round: see unpriv.*",
 		    .absent = knob_absent, .object = ""),
-	AW_OBS_ITEM("prog_types", "the BPF program types that load (or reach the verifier) as root, by name",
+	AW_OBS_ITEM("prog_types", "the BPF program types the kernel has, as root: they load, reach the verifier, or are refused with an errno other than EINVAL",
 		    .change = TYPES_CHANGE, .absent = types_absent, .object = ""),
-	AW_OBS_ITEM("map_types", "the BPF map types that can be made as root, by name",
+	AW_OBS_ITEM("map_types", "the BPF map types the kernel has, as root: they are made, or refused with an errno other than EINVAL",
 		    .change = TYPES_CHANGE, .absent = types_absent, .object = ""),
-	AW_OBS_ITEM("prog_types.refused", "the program types of the table root could not load, each with its errno other than EINVAL (no such type)",
+	AW_OBS_ITEM("prog_types.refused", "the program types of the table the kernel has but refused root, each with its errno (not EINVAL: no such type)",
 		    .change = "root is refused a type it could load (or the other way round): a security module, lockdown or a "
 			      "configuration decides it; bpftool reports the type missing",
 		    .absent = types_absent, .object = ""),
-	AW_OBS_ITEM("map_types.refused", "the map types of the table root could not make, each with its errno other than EINVAL",
+	AW_OBS_ITEM("map_types.refused", "the map types of the table the kernel has but refused root, each with its errno",
 		    .change = "root is refused a map type it could make (or the other way round)",
 		    .absent = types_absent, .object = ""),
 	AW_OBS_ITEM("unpriv.prog_types", "the program types that load as nobody with the knob as it is (EPERM: every type root has refused so)",
