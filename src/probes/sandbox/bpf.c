@@ -28,7 +28,9 @@
  * the kernel found it, and is named again with its errno in
  * prog_types.refused or map_types.refused.  Types past the table's last (NETFILTER; ARENA) are tried
  * too, by number, so that a new one shows.  As an unprivileged user (a
- * child that became nobody, which clears every capability), a type is
+ * child that became nobody, which clears every capability; in a user
+ * namespace of an unprivileged run, a plain child, whose capabilities
+ * count for nothing in the initial namespace, where bpf() asks), a type is
  * there only when it loads or is made; with the knob at 1 or 2 everything
  * is EPERM (kernel/bpf/syscall.c: "if (sysctl_unprivileged_bpf_disabled
  * && !bpf_capable()) return -EPERM").  In the VM guest the knob is also
@@ -340,7 +342,13 @@ static bool sweep_unpriv(struct aw_ctx *ctx, const char *prefix, struct sweep *o
 	struct sweep *shared = aw_shared_alloc(sizeof(*shared));
 	char item[64];
 	int refused = 0;
-	int st = shared ? aw_child_run_as(AW_NOBODY, AW_NOBODY, unpriv_child, shared, 30000, &refused) : -ENOMEM;
+	/* In the initial user namespace the child becomes nobody; in another
+	 * (an unprivileged run of abiwatch), where nobody may not be mapped,
+	 * a plain child is unprivileged already: bpf() asks for capabilities
+	 * in the initial namespace (bpf_capable()). */
+	int st = !shared                  ? -ENOMEM
+		 : aw_in_initial_userns() ? aw_child_run_as(AW_NOBODY, AW_NOBODY, unpriv_child, shared, 30000, &refused)
+					  : aw_child_run(unpriv_child, shared, 30000);
 	if (st == 0)
 		*out = *shared;
 	else {
@@ -460,10 +468,9 @@ static const struct aw_item bpf_items[] = {
 	AW_OBS_ITEM("prog_types.refused", "the program types of the table the kernel has but refused root, each with its errno (not EINVAL: no such type)",
 		    .change = "root is refused a type it could load (or the other way round): a security module, lockdown or a "
 			      "configuration decides it; bpftool reports the type missing",
-		    .absent = types_absent, .object = ""),
+		    .object = ""),
 	AW_OBS_ITEM("map_types.refused", "the map types of the table the kernel has but refused root, each with its errno",
-		    .change = "root is refused a map type it could make (or the other way round)",
-		    .absent = types_absent, .object = ""),
+		    .change = "root is refused a map type it could make (or the other way round)", .object = ""),
 	AW_OBS_ITEM("unpriv.prog_types", "the program types that load as nobody with the knob as it is (EPERM: every type root has refused so)",
 		    .change = UNPRIV_CHANGE, .absent = types_absent, .object = "unpriv"),
 	AW_OBS_ITEM("unpriv.map_types", "the map types nobody can make with the knob as it is (EPERM: every one refused)",
