@@ -37,20 +37,22 @@ char *aw_lsm_names(const uint64_t *ids, size_t n)
 	return out;
 }
 
-/* lsm_list_modules(2), or NULL (ENOSYS before 6.8). */
-static char *listed_by_syscall(void)
+char *aw_lsm_by_syscall(int *err)
 {
 	uint64_t ids[64];
 	uint32_t size = sizeof(ids);
 	long n = syscall(SYS_lsm_list_modules, ids, &size, 0);
+	*err = n < 0 ? errno : 0;
 	return n >= 0 ? aw_lsm_names(ids, (size_t)n) : NULL;
 }
 
-static char *listed_by_securityfs(void)
+char *aw_lsm_by_securityfs(const char *dir)
 {
-	char *text;
+	char *text, *path = xasprintf("%s/lsm", dir);
 	size_t len;
-	if (aw_file_slurp("/sys/kernel/security/lsm", &text, &len) != 0)
+	int rc = aw_file_slurp(path, &text, &len);
+	free(path);
+	if (rc != 0)
 		return NULL;
 	while (len && (text[len - 1] == '\n' || text[len - 1] == ','))
 		text[--len] = '\0';
@@ -59,9 +61,10 @@ static char *listed_by_securityfs(void)
 
 char *aw_lsm_active(const char **why)
 {
-	char *list = listed_by_syscall();
+	int err;
+	char *list = aw_lsm_by_syscall(&err);
 	if (!list)
-		list = listed_by_securityfs();
+		list = aw_lsm_by_securityfs("/sys/kernel/security");
 	*why = list ? NULL : "no lsm_list_modules(2) (before 6.8) and no /sys/kernel/security/lsm (securityfs not mounted)";
 	return list;
 }

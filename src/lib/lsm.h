@@ -18,6 +18,12 @@
  * which systemd mounts).  NULL where neither answers (a kernel before
  * 6.8 without securityfs mounted), with *why saying so.  malloc'd. */
 char *aw_lsm_active(const char **why);
+/* Each source alone, for a probe that compares them: lsm_list_modules(2)'s
+ * names, or NULL with *err its errno (ENOSYS before 6.8); the lsm file
+ * of a securityfs mounted at dir, trailing comma and newline cut, or
+ * NULL.  malloc'd. */
+char *aw_lsm_by_syscall(int *err);
+char *aw_lsm_by_securityfs(const char *dir);
 /* The names of ids as lsm_list_modules(2) gives them (include/uapi/
  * linux/lsm.h: LSM_ID_*), comma-separated; an unknown id as its number.
  * malloc'd. */

@@ -4,7 +4,7 @@
 # in tests/fixtures/golden/ (one a case, its stdout; exits.txt holds every
 # case's exit status).  A refactoring of how outputs are written (output/'s
 # format table) must not change one byte of what users and scripts read:
-#   - diff of the fixture snapshots (tests/fixtures/causes, matrix) in
+#   - diff of the fixture snapshots (tests/fixtures/causes, matrix, sandbox) in
 #     every format, plain and --verbose; the matrix's neighbour diffs are
 #     this text of files named LABEL.snapshot, as matrix writes them;
 #   - check of every examples/assumptions file against the three matrix
@@ -41,6 +41,9 @@ for f in "$here"/tests/fixtures/matrix/*.snapshot.gz; do
 	b=${f##*/}
 	gzip -dc "$f" >"$work/s/${b%.gz}"
 done
+for f in "$here"/tests/fixtures/sandbox/*.snapshot; do
+	cp "$f" "$work/s/sandbox-${f##*/}"
+done
 cp "$here"/examples/assumptions/*.assume "$work/s/"
 cd "$work/s" || exit 2
 m61=6.1.0-57-cloud-amd64.snapshot
@@ -75,6 +78,10 @@ diffs full-full full.snapshot full.snapshot
 # once in each other format above is enough.
 diffs m61-m612 "$m61" "$m612" text
 diffs m612-host "$m612" "$mhost" text
+# One family's sets, which the diff shows by name: Landlock's rights,
+# BPF's types (tests/fixtures/sandbox/: the guests' and this machine's).
+diffs sandbox61-sandbox612 sandbox-6.1.snapshot sandbox-6.12.snapshot text
+diffs sandbox612-host sandbox-6.12.snapshot sandbox-host.snapshot text
 case_ diff.m61-m612.ignore.text "$abiwatch" diff -I 'obs.*' -I sysctl "$m61" "$m612"
 
 for a in *.assume; do

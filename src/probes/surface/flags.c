@@ -34,6 +34,7 @@
  * on the machine (MADV_HWPOISON, MADV_SOFT_OFFLINE) is not in the table.
  */
 #include "surface.h"
+#include "lib/bitnames.h"
 #include "lib/caps.h"
 #include "lib/child.h"
 #include "lib/errname.h"
@@ -948,10 +949,7 @@ static struct word *word_named(const char *name)
 
 /* ---- statx masks and membarrier ---- */
 
-static const struct {
-	unsigned bit;
-	const char *name;
-} statx_fields[] = {
+static const struct aw_bitname statx_fields[] = {
 	{ 0x1, "TYPE" }, { 0x2, "MODE" }, { 0x4, "NLINK" }, { 0x8, "UID" }, { 0x10, "GID" },
 	{ 0x20, "ATIME" }, { 0x40, "MTIME" }, { 0x80, "CTIME" }, { 0x100, "INO" }, { 0x200, "SIZE" },
 	{ 0x400, "BLOCKS" }, { 0x800, "BTIME" }, { 0x1000, "MNT_ID" }, { 0x2000, "DIOALIGN" },
@@ -991,43 +989,31 @@ static void observe_statx(struct aw_ctx *ctx, const char *item, const char *path
 			aw_observe(ctx, attr_item, "%s", aw_errname(err));
 		return;
 	}
-	char buf[512] = "";
-	unsigned rest = filled;
-	for (size_t i = 0; i < AW_ARRAY_SIZE(statx_fields); i++)
-		if (rest & statx_fields[i].bit) {
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", *buf ? "," : "", statx_fields[i].name);
-			rest &= ~statx_fields[i].bit;
-		}
-	if (rest)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%#x", *buf ? "," : "", rest);
-	aw_observe(ctx, item, "%s", *buf ? buf : "0");
+	char *names = aw_bitnames(filled, statx_fields, AW_ARRAY_SIZE(statx_fields), NULL, "0");
+	aw_observe(ctx, item, "%s", names);
+	free(names);
 	if (attr_item)
 		aw_observe(ctx, attr_item, "%#llx", attributes_mask);
 }
 
 static void observe_membarrier(struct aw_ctx *ctx)
 {
-	static const char *const names[] = {
-		"GLOBAL", "GLOBAL_EXPEDITED", "REGISTER_GLOBAL_EXPEDITED", "PRIVATE_EXPEDITED",
-		"REGISTER_PRIVATE_EXPEDITED", "PRIVATE_EXPEDITED_SYNC_CORE",
-		"REGISTER_PRIVATE_EXPEDITED_SYNC_CORE", "PRIVATE_EXPEDITED_RSEQ",
-		"REGISTER_PRIVATE_EXPEDITED_RSEQ", "GET_REGISTRATIONS",
+	static const struct aw_bitname names[] = {
+		{ 1U << 0, "GLOBAL" }, { 1U << 1, "GLOBAL_EXPEDITED" }, { 1U << 2, "REGISTER_GLOBAL_EXPEDITED" },
+		{ 1U << 3, "PRIVATE_EXPEDITED" }, { 1U << 4, "REGISTER_PRIVATE_EXPEDITED" },
+		{ 1U << 5, "PRIVATE_EXPEDITED_SYNC_CORE" }, { 1U << 6, "REGISTER_PRIVATE_EXPEDITED_SYNC_CORE" },
+		{ 1U << 7, "PRIVATE_EXPEDITED_RSEQ" }, { 1U << 8, "REGISTER_PRIVATE_EXPEDITED_RSEQ" },
+		{ 1U << 9, "GET_REGISTRATIONS" },
 	};
 	long r = syscall(SYS_membarrier, 0 /* MEMBARRIER_CMD_QUERY */, 0, 0);
 	if (r < 0) {
 		aw_observe(ctx, "membarrier.query", "%s", aw_errname(errno));
 		return;
 	}
-	char buf[512] = "";
-	for (unsigned i = 0; i < 31; i++) {
-		if (!(r & (1L << i)))
-			continue;
-		if (i < AW_ARRAY_SIZE(names))
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", *buf ? "," : "", names[i]);
-		else
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%#x", *buf ? "," : "", 1U << i);
-	}
-	aw_observe(ctx, "membarrier.query", "%s", *buf ? buf : "none");
+	/* A command no row names shows as its bit, in hexadecimal. */
+	char *query = aw_bitnames((unsigned long)r & 0x7fffffffUL, names, AW_ARRAY_SIZE(names), NULL, "none");
+	aw_observe(ctx, "membarrier.query", "%s", query);
+	free(query);
 }
 
 /* Of the bits no name covers that openat() accepts, those it ignores:
