@@ -10,7 +10,7 @@
 #include "surface.h"
 
 static const struct aw_probe *const tables[] = {
-	surface_syscalls_probes, surface_flags_probes, surface_text_probes, surface_io_uring_probes,
+	surface_syscalls_probes, surface_flags_probes, surface_text_probes, surface_io_uring_probes, surface_sockets_probes,
 	surface_kconfig_probes, NULL,
 };
 

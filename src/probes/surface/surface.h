@@ -17,5 +17,6 @@ extern const struct aw_probe surface_flags_probes[];
 extern const struct aw_probe surface_text_probes[];
 extern const struct aw_probe surface_kconfig_probes[];
 extern const struct aw_probe surface_io_uring_probes[];
+extern const struct aw_probe surface_sockets_probes[];
 
 #endif
