@@ -915,59 +915,18 @@ static struct word *word_named(const char *name)
 
 /* ---- statx masks and membarrier ---- */
 
-static const struct {
-	unsigned bit;
-	const char *name;
-} statx_fields[] = {
-	{ 0x1, "TYPE" }, { 0x2, "MODE" }, { 0x4, "NLINK" }, { 0x8, "UID" }, { 0x10, "GID" },
-	{ 0x20, "ATIME" }, { 0x40, "MTIME" }, { 0x80, "CTIME" }, { 0x100, "INO" }, { 0x200, "SIZE" },
-	{ 0x400, "BLOCKS" }, { 0x800, "BTIME" }, { 0x1000, "MNT_ID" }, { 0x2000, "DIOALIGN" },
-	{ 0x4000, "MNT_ID_UNIQUE" }, { 0x8000, "SUBVOL" }, { 0x10000, "WRITE_ATOMIC" },
-	{ 0x20000, "DIO_READ_ALIGN" },
-};
-
-/* The fields statx fills when asked for each alone: asked for every bit at
- * once, a kernel may fill one of two alternatives only (fs/stat.c since
- * 6.8: STATX_MNT_ID_UNIQUE, when asked, takes the place of STATX_MNT_ID),
- * and a field it still fills would read as vanished.  Bits above the
- * fields named are asked one at a time too, so that a new field shows.
- * 0, or the errno of the first refused ask. */
-static int statx_filled(const char *path, unsigned *mask, unsigned long long *attributes_mask)
-{
-	*mask = 0;
-	*attributes_mask = 0;
-	for (unsigned b = 0; b < 31; b++) {
-		struct statx stx;
-		memset(&stx, 0, sizeof(stx));
-		if (syscall(SYS_statx, AT_FDCWD, path, 0, 1U << b, &stx) != 0)
-			return errno;
-		*mask |= stx.stx_mask & (1U << b);
-		*attributes_mask = stx.stx_attributes_mask;
-	}
-	return 0;
-}
-
 static void observe_statx(struct aw_ctx *ctx, const char *item, const char *path, const char *attr_item)
 {
-	unsigned filled;
+	char buf[512];
 	unsigned long long attributes_mask;
-	int err = statx_filled(path, &filled, &attributes_mask);
+	int err = surface_statx_fields(AT_FDCWD, path, buf, sizeof(buf), &attributes_mask);
 	if (err) {
 		aw_observe(ctx, item, "%s", aw_errname(err));
 		if (attr_item)
 			aw_observe(ctx, attr_item, "%s", aw_errname(err));
 		return;
 	}
-	char buf[512] = "";
-	unsigned rest = filled;
-	for (size_t i = 0; i < AW_ARRAY_SIZE(statx_fields); i++)
-		if (rest & statx_fields[i].bit) {
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", *buf ? "," : "", statx_fields[i].name);
-			rest &= ~statx_fields[i].bit;
-		}
-	if (rest)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%#x", *buf ? "," : "", rest);
-	aw_observe(ctx, item, "%s", *buf ? buf : "0");
+	aw_observe(ctx, item, "%s", buf);
 	if (attr_item)
 		aw_observe(ctx, attr_item, "%#llx", attributes_mask);
 }
