@@ -161,15 +161,13 @@ static const char *const sockopt_absent[] = { "none made", NULL };
 		    .change = "a socket option appeared (or vanished) for the family: programs setting it get ENOPROTOOPT where it is missing", \
 		    .object = "sockopt." #f, .absent = sockopt_absent),
 
+/* The modules of Debian's cloud kernels (6.1, 6.12) that socket() of a
+ * family or protocol of the tables loads on demand ("net-pf-N" and
+ * "net-pf-N-proto-P" are their aliases): the VM guest carries them and
+ * its modprobe loads them when asked, as an installed machine would. */
 static const char *const sockets_modules[] = {
-#define MODULE_ALIAS(n, nr) "net-pf-" #nr,
-	SOCKET_FAMILIES(MODULE_ALIAS)
-	"net-pf-2-proto-132", "net-pf-10-proto-132", "net-pf-2-proto-33", "net-pf-10-proto-33",
-	"net-pf-2-proto-136", "net-pf-10-proto-136",
-	"net-pf-16-proto-5", "net-pf-16-proto-6", "net-pf-16-proto-8", "net-pf-16-proto-12",
-	"net-pf-16-proto-18", "net-pf-16-proto-20", "net-pf-16-proto-21", "net-pf-16-proto-22",
-	NULL,
-#undef MODULE_ALIAS
+	"sctp", "dccp_ipv4", "dccp_ipv6", "tipc", "rds", "vsock", "af_key", "kcm", "smc", "af_alg",
+	"nfnetlink", "nfnetlink_log", "xfrm_user", "crypto_user", "scsi_transport_iscsi", NULL,
 };
 
 static const struct aw_item sockets_items[] = {
