@@ -19,6 +19,7 @@ extern const struct aw_probe surface_kconfig_probes[];
 extern const struct aw_probe surface_io_uring_probes[];
 extern const struct aw_probe surface_sockets_probes[];
 extern const struct aw_probe surface_statx_probes[];
+extern const struct aw_probe surface_lifecycle_probes[];
 
 /* The statx(2) fields filled for path (relative to dirfd), each asked
  * alone, as names ("TYPE,MODE,..."; "0": none) in buf, and the
