@@ -38,7 +38,8 @@
  *                  named yet shows too
  *   disabled, group, unprivileged
  *                  kernel.io_uring_disabled and kernel.io_uring_group
- *                  (6.6, Documentation/admin-guide/sysctl/kernel.rst:
+ *                  (6.6, commit 76d3ccecfa18;
+ *                  Documentation/admin-guide/sysctl/kernel.rst:
  *                  1 "io_uring_setup ... fails with -EPERM unless the
  *                  calling process is privileged (CAP_SYS_ADMIN) or in
  *                  the io_uring_group group", 2 for everyone), and what a
@@ -231,16 +232,16 @@ static const struct aw_item io_uring_items[] = {
 		    .change = "an unprivileged process can no longer make a ring (or now can): rootless containers and services lose io_uring",
 		    .object = "access"),
 	AW_OBS_ITEM("disabled_1.privileged", "with kernel.io_uring_disabled set to 1 (VM guest only): io_uring_setup as root",
-		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access",
+		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access", .absent = knob_absent,
 		    .change = "what io_uring_disabled=1 lets the privileged do changed"),
 	AW_OBS_ITEM("disabled_1.unprivileged", "with kernel.io_uring_disabled set to 1 (VM guest only): io_uring_setup as nobody",
-		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access",
+		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access", .absent = knob_absent,
 		    .change = "what io_uring_disabled=1 refuses an unprivileged caller changed"),
 	AW_OBS_ITEM("disabled_2.privileged", "with kernel.io_uring_disabled set to 2 (VM guest only): io_uring_setup as root",
-		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access",
+		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access", .absent = knob_absent,
 		    .change = "what io_uring_disabled=2 refuses root changed"),
 	AW_OBS_ITEM("disabled_2.unprivileged", "with kernel.io_uring_disabled set to 2 (VM guest only): io_uring_setup as nobody",
-		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access",
+		    .vm_guest = "sets kernel.io_uring_disabled, a knob of the whole machine", .object = "access", .absent = knob_absent,
 		    .change = "what io_uring_disabled=2 refuses an unprivileged caller changed"),
 	AW_ITEMS_END
 };

@@ -5,7 +5,7 @@
  * (src/backends: mkfs on a loop device in the probe's own mount
  * namespace, gone with it).  surface.flags reads /proc, tmpfs and the
  * machine's root only, where the fields that depend on a block
- * filesystem never show: STATX_DIOALIGN (6.1, ext4 and xfs: the
+ * filesystem never show: STATX_DIOALIGN (6.1, commit 825cf206ed51; ext4 and xfs: the
  * alignment O_DIRECT needs, which databases such as PostgreSQL, MySQL and
  * QEMU's block layer read instead of guessing 512 or 4096), STATX_SUBVOL
  * (6.10, btrfs and bcachefs: the subvolume, which backup tools and
