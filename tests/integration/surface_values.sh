@@ -15,7 +15,16 @@
 #     PR_GET_IO_FLUSHER without CAP_SYS_RESOURCE a skip with that cause;
 #   - the guest-only calls (reboot, sync, settimeofday...) are skips with
 #     the cause vm, and the 32-bit table's items follow env.i386;
-#   - the host fingerprint (tests/lib/host-state) is the same afterwards.
+#   - io_uring: the opcodes and register operations of 5.6 and the ones
+#     this kernel is at least as new as, kernel.io_uring_disabled as
+#     /proc/sys reads it and an unprivileged ring that follows it;
+#     sockets: AF_UNIX and TCP there, ping sockets EACCES in the probe's
+#     fresh network namespace (ping_group_range "1 0"); statx: DIOALIGN
+#     on ext4 and xfs, SUBVOL on btrfs (6.10); the calls of
+#     surface.lifecycle made by children; the pidfd ioctls (6.11, 6.13)
+#     and AT_EXECVE_CHECK (6.14); prctl's SET forms;
+#   - the host fingerprint (tests/lib/host-state) is the same afterwards,
+#     and so is /proc/modules (no socket family's module was loaded).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dirent-common.sh
@@ -38,6 +47,7 @@ if tests/lib/host-state --missing >/dev/null 2>&1; then
 	tests/lib/host-state >"$tmp/before" 2>&1
 fi
 
+modules_before=$(cat /proc/modules 2>/dev/null | awk '{ print $1 }' | sort)
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	env ${HOST_STATE_TAG:+"$HOST_STATE_TAG"} TMPDIR="$tmp/tmpdir" "$abiwatch" run -o "$tmp/snap$i" surface >"$tmp/ktap$i" 2>"$tmp/err$i"
 	rc=$?
@@ -126,6 +136,75 @@ fi
 expect obs.surface.text.proc_stat.fields 52
 expect obs.surface.text.mountinfo.columns 6+3
 expect_match obs.surface.text.proc_status.keys '^Name,Umask,State,Tgid,Ngid,Pid,PPid,'
+
+u=obs.surface.io_uring
+if [[ -r /proc/sys/kernel/io_uring_disabled ]]; then
+	knob=$(cat /proc/sys/kernel/io_uring_disabled)
+	expect $u.disabled "$knob"
+	[[ $knob == 0 ]] && expect $u.unprivileged accepted
+else
+	expect $u.disabled absent
+fi
+if [[ ${snap[$u.op.nop]-} == supported ]]; then
+	for op in readv writev poll_add accept openat statx; do expect $u.op.$op supported; done
+	at_least 6 7 && { expect $u.op.read_multishot supported; expect $u.op.futex_wait supported; }
+	at_least 6 11 && { expect $u.op.bind supported; expect $u.op.listen supported; }
+	expect $u.register.register_probe ok
+	expect $u.register.unregister_buffers ENXIO
+	expect $u.register.register_buffers EFAULT
+	expect $u.setup.sqpoll accepted
+	expect $u.setup.defer_taskrun accepted
+	at_least 6 6 && expect $u.setup.no_sqarray accepted
+	expect $u.feature.nodrop yes
+	expect $u.feature.other_bits 0
+else
+	report bad "io_uring has no NOP: ${snap[$u.op.nop]-none} (${snap[unobserved.surface.io_uring.op.nop]-})"
+fi
+expect_match unobserved.surface.io_uring.disabled_1.unprivileged '^skip: needs vm: '
+
+k=obs.surface.sockets
+expect $k.socket.af_unix.sock_stream ok
+expect $k.socket.af_unix.sock_rdm ESOCKTNOSUPPORT
+expect $k.socket.af_inet.sock_stream.ipproto_tcp ok
+expect $k.socket.af_inet.sock_dgram.ipproto_icmp EACCES
+expect $k.socket.af_ash.sock_stream EAFNOSUPPORT
+expect $k.sockopt.af_unix.socket sock_stream
+expect_match $k.sockopt.af_unix.accepted '^SO_DEBUG,SO_REUSEADDR,SO_TYPE,SO_ERROR,'
+at_least 6 5 && expect_match $k.sockopt.af_unix.accepted ',SO_PASSPIDFD,SO_PEERPIDFD(,|$)'
+
+for fs in ext4 xfs btrfs; do
+	if [[ ,${snap[env.fs]-}, == *,$fs,* ]]; then
+		case $fs in
+		ext4 | xfs) expect_match obs.surface.statx.mask.$fs ',DIOALIGN(,|$)' ;;
+		btrfs) at_least 6 10 && expect_match obs.surface.statx.mask.$fs ',SUBVOL(,|$)' ;;
+		esac
+	else
+		expect_match unobserved.surface.statx.mask.$fs "^skip: needs fs:$fs: "
+	fi
+done
+
+l=obs.surface.lifecycle
+expect $l.exit.result "exit 7"
+expect $l.exit_group.result "exit 7"
+expect $l.fork.result ok
+expect $l.vfork.result ok
+expect $l.pause.result EINTR
+expect $l.rt_sigreturn.result SIGSEGV
+
+at_least 6 11 && expect $f.pidfd_ioctl.pidfd_get_mnt_namespace accepted
+at_least 6 13 && expect $f.pidfd_ioctl.pidfd_get_info accepted
+at_least 6 14 && expect $f.execveat.at_execve_check accepted
+expect $f.execveat.at_symlink_nofollow accepted
+expect $f.prctl_set.pr_set_name accepted
+expect $f.prctl_set.pr_set_child_subreaper accepted
+
+modules_after=$(cat /proc/modules 2>/dev/null | awk '{ print $1 }' | sort)
+if [[ -r /proc/modules ]]; then
+	[[ $modules_before == "$modules_after" ]] && report ok "/proc/modules is unchanged" ||
+		report bad "modules loaded by the runs: $(comm -13 <(echo "$modules_before") <(echo "$modules_after") | tr '\n' ' ')"
+else
+	echo "# no /proc/modules: a kernel without module support, where socket() can load nothing"
+fi
 
 if ((fingerprint)); then
 	tests/lib/host-state >"$tmp/after" 2>&1

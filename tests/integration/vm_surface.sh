@@ -19,6 +19,10 @@
 #     F_DUPFD_QUERY, F_CREATED_QUERY, PR_GET_AUXV ...), statx's
 #     MNT_ID_UNIQUE, membarrier's GET_REGISTRATIONS;
 #   - the text surfaces that grew (auxv's AT_RSEQ_*, status's Kthread ...);
+#   - io_uring's opcodes, register operations, setup flags and features
+#     that appeared, kernel.io_uring_disabled and what 1 and 2 refuse;
+#     SO_PASSPIDFD in the SOL_SOCKET options; the pidfd ioctls; btrfs's
+#     statx SUBVOL (DIOALIGN is on ext4 and xfs in both: 6.1 brought it);
 #   - the configuration options that differ (CACHESTAT_SYSCALL, new in 6.5,
 #     and X86_USER_SHADOW_STACK), from the /boot/config-RELEASE abiwatch vm
 #     gives each guest from its .deb.
@@ -65,9 +69,33 @@ CHANGED=(
 	flags.prctl.pr_get_mdwe EINVAL accepted
 	flags.prctl.pr_get_memory_merge EINVAL accepted
 	flags.statx.attributes_mask.tmpfs 0x203070 0x303070
+	flags.prctl_set.pr_set_mdwe EINVAL accepted
+	flags.prctl_set.pr_set_memory_merge EINVAL accepted
+	flags.pidfd_ioctl.pidfd_get_info ENOTTY EINVAL
+	io_uring.disabled absent 0
+	io_uring.group absent -1
+	io_uring.disabled_1.privileged absent accepted
+	io_uring.disabled_1.unprivileged absent EPERM
+	io_uring.disabled_2.privileged absent EPERM
+	io_uring.disabled_2.unprivileged absent EPERM
+	statx.attributes_mask.btrfs 0x203074 0x303074
+	statx.attributes_mask.xfs 0x203070 0x303070
 	kconfig.cachestat_syscall absent y
 	kconfig.x86_user_shadow_stack absent y
 )
+# The io_uring names that appeared (surface.io_uring), each with its
+# 6.1 and 6.12 value, and the pidfd namespace ioctls (6.11).
+for op in bind fixed_fd_install ftruncate futex_wait futex_waitv futex_wake listen read_multishot waitid; do
+	CHANGED+=(io_uring.op.$op absent supported)
+done
+for r in register_clock register_clone_buffers register_napi register_pbuf_status unregister_napi; do
+	CHANGED+=(io_uring.register.$r EINVAL EFAULT)
+done
+for f in no_mmap no_sqarray registered_fd_only; do CHANGED+=(io_uring.setup.$f EINVAL accepted); done
+for f in min_timeout recvsend_bundle reg_reg_ring; do CHANGED+=(io_uring.feature.$f no yes); done
+for ns in cgroup ipc mnt net pid pid_for_children time time_for_children user uts; do
+	CHANGED+=(flags.pidfd_ioctl.pidfd_get_${ns}_namespace ENOTTY accepted)
+done
 # Long values that changed: item, then a word only 6.12's value has.
 GREW=(
 	flags.membarrier.query GET_REGISTRATIONS
@@ -78,7 +106,13 @@ GREW=(
 	text.meminfo.keys Unaccepted
 	text.proc_status.keys Kthread
 	text.thp.files hugepages-64kB/
+	statx.mask.btrfs SUBVOL
+	statx.mask.ext4 MNT_ID_UNIQUE
+	statx.mask.xfs MNT_ID_UNIQUE
 )
+# SO_PASSPIDFD (6.5) in the SOL_SOCKET options of every family that made
+# a socket in both guests (surface.sockets).
+for af in alg inet inet6 kcm netlink packet smc unix xdp; do GREW+=(sockets.sockopt.af_$af.accepted SO_PASSPIDFD); done
 
 "$abiwatch" matrix -q -o "$tmp/m" "${debs[@]}" -- surface >"$tmp/out" 2>&1
 rc=$?
@@ -103,6 +137,10 @@ for s in "$tmp"/m/*.snapshot; do
 	expect obs.surface.syscalls._sysctl.present no
 	expect obs.surface.kconfig.source "/boot/config-RELEASE"
 	expect obs.surface.kconfig.ia32_emulation y
+	expect_match obs.surface.statx.mask.ext4 ',DIOALIGN(,|$)'
+	expect_match obs.surface.statx.mask.xfs ',DIOALIGN(,|$)'
+	expect obs.surface.sockets.socket.af_inet.sock_stream.ipproto_sctp ok
+	expect obs.surface.lifecycle.pause.result EINTR
 	case $release in
 	6.1.*) side=old ;;
 	6.12.*) side=new ;;

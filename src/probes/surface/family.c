@@ -10,7 +10,8 @@
 #include "surface.h"
 
 static const struct aw_probe *const tables[] = {
-	surface_syscalls_probes, surface_flags_probes, surface_text_probes, surface_kconfig_probes, NULL,
+	surface_syscalls_probes, surface_flags_probes, surface_text_probes, surface_io_uring_probes,
+	surface_sockets_probes, surface_statx_probes, surface_lifecycle_probes, surface_kconfig_probes, NULL,
 };
 
 static const struct aw_family surface_family = {

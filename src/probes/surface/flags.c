@@ -54,6 +54,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
@@ -160,6 +161,35 @@
 #ifndef PR_GET_TAGGED_ADDR_CTRL
 #define PR_GET_TAGGED_ADDR_CTRL 56
 #endif
+#define PR_SET_MDWE 65
+#define PR_MDWE_REFUSE_EXEC_GAIN 1
+#define PR_SET_MEMORY_MERGE 67
+#define PR_SET_SHADOW_STACK_STATUS 75
+#define PR_LOCK_SHADOW_STACK_STATUS 76
+#ifndef PR_SET_IO_FLUSHER
+#define PR_SET_IO_FLUSHER 57
+#endif
+#ifndef PR_SET_SYSCALL_USER_DISPATCH
+#define PR_SET_SYSCALL_USER_DISPATCH 59
+#endif
+/* include/uapi/linux/pidfd.h: PIDFS_IOCTL_MAGIC 0xFF; the namespace
+ * ioctls are _IO(0xFF, 1..10) (6.11), PIDFD_GET_INFO _IOWR(0xFF, 11,
+ * struct pidfd_info), 64 bytes in its first version (6.13). */
+#define PIDFD_GET_CGROUP_NAMESPACE 0xFF01
+#define PIDFD_GET_IPC_NAMESPACE 0xFF02
+#define PIDFD_GET_MNT_NAMESPACE 0xFF03
+#define PIDFD_GET_NET_NAMESPACE 0xFF04
+#define PIDFD_GET_PID_NAMESPACE 0xFF05
+#define PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE 0xFF06
+#define PIDFD_GET_TIME_NAMESPACE 0xFF07
+#define PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE 0xFF08
+#define PIDFD_GET_USER_NAMESPACE 0xFF09
+#define PIDFD_GET_UTS_NAMESPACE 0xFF0A
+#define PIDFD_GET_INFO 0xC040FF0BUL
+/* include/uapi/linux/fcntl.h (6.14): execveat checks, does not execute. */
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK 0x10000
+#endif
 #ifndef STATX_DIOALIGN
 #define STATX_DIOALIGN 0x2000U
 #endif
@@ -229,6 +259,9 @@ static int map_fd = -1;
 	B(rseq, "rseq(area, 32, FLAG, RSEQ_SIG) in a child whose one registration is that area (the C library's own unregistered first): unregistering it is accepted") \
 	B(clone3, "clone3() of a child that exits at once, flags FLAG, exit signal SIGCHLD (the bits of CLONE_VM, CLONE_SIGHAND, CLONE_THREAD, CLONE_SETTLS, CLONE_PARENT, CLONE_NEWNET and the signal byte not swept)") \
 	V(prctl, "prctl(OPTION, ...) with the arguments of a read (the GET forms)")          \
+	V(prctl_set, "prctl(OPTION, ...) of a SET form in a child that exits after it, with the value the child has already or a harmless one") \
+	V(pidfd_ioctl, "ioctl(pidfd_open(getpid()), REQUEST, ...): the namespace descriptor it gives is closed; PIDFD_GET_INFO with a 64-byte struct pidfd_info asking for nothing") \
+	V(execveat, "execveat(fd of /proc/self/exe, \"\", {\"abiwatch\", \"--version\"}, environ, AT_EMPTY_PATH | FLAG) in a child: exit 0 is accepted (AT_EXECVE_CHECK: the check alone, nothing executed)") \
 	V(fcntl, "fcntl(fd, CMD, arg) on a memfd (a pipe for the pipe sizes, a directory for F_NOTIFY) with a harmless argument")
 
 /* O_DIRECT is as old as open(2)'s flags; what answers it is the
@@ -325,6 +358,22 @@ static int map_fd = -1;
 	F(prctl, PR_SET_VMA) F(prctl, PR_GET_MDWE) F(prctl, PR_GET_MEMORY_MERGE) F(prctl, PR_GET_AUXV) \
 	F(prctl, PR_RISCV_V_GET_CONTROL) F(prctl, PR_GET_SHADOW_STACK_STATUS)                          \
 	F(prctl, PR_TIMER_CREATE_RESTORE_IDS) F(prctl, PR_FUTEX_HASH)                                  \
+	F(prctl_set, PR_SET_PDEATHSIG) F(prctl_set, PR_SET_DUMPABLE) F(prctl_set, PR_SET_KEEPCAPS)     \
+	F(prctl_set, PR_SET_TIMING) F(prctl_set, PR_SET_NAME) F(prctl_set, PR_CAPBSET_DROP)            \
+	F(prctl_set, PR_SET_TSC) F(prctl_set, PR_SET_TIMERSLACK) F(prctl_set, PR_TASK_PERF_EVENTS_DISABLE) \
+	F(prctl_set, PR_TASK_PERF_EVENTS_ENABLE) F(prctl_set, PR_MCE_KILL) F(prctl_set, PR_SET_CHILD_SUBREAPER) \
+	F(prctl_set, PR_SET_THP_DISABLE) F(prctl_set, PR_SET_SPECULATION_CTRL) F(prctl_set, PR_SET_IO_FLUSHER) \
+	F(prctl_set, PR_SET_SYSCALL_USER_DISPATCH) F(prctl_set, PR_SET_MDWE) F(prctl_set, PR_SET_MEMORY_MERGE) \
+	F(prctl_set, PR_SET_SHADOW_STACK_STATUS) F(prctl_set, PR_LOCK_SHADOW_STACK_STATUS)             \
+	F(prctl_set, PR_SET_UNALIGN) F(prctl_set, PR_SET_FPEMU) F(prctl_set, PR_SET_FPEXC)             \
+	F(prctl_set, PR_SET_ENDIAN) F(prctl_set, PR_SET_FP_MODE) F(prctl_set, PR_SET_TAGGED_ADDR_CTRL) \
+	F(pidfd_ioctl, PIDFD_GET_CGROUP_NAMESPACE) F(pidfd_ioctl, PIDFD_GET_IPC_NAMESPACE)             \
+	F(pidfd_ioctl, PIDFD_GET_MNT_NAMESPACE) F(pidfd_ioctl, PIDFD_GET_NET_NAMESPACE)                \
+	F(pidfd_ioctl, PIDFD_GET_PID_NAMESPACE) F(pidfd_ioctl, PIDFD_GET_PID_FOR_CHILDREN_NAMESPACE)   \
+	F(pidfd_ioctl, PIDFD_GET_TIME_NAMESPACE) F(pidfd_ioctl, PIDFD_GET_TIME_FOR_CHILDREN_NAMESPACE) \
+	F(pidfd_ioctl, PIDFD_GET_USER_NAMESPACE) F(pidfd_ioctl, PIDFD_GET_UTS_NAMESPACE)               \
+	F(pidfd_ioctl, PIDFD_GET_INFO)                                                                 \
+	F(execveat, AT_EXECVE_CHECK) F(execveat, AT_SYMLINK_NOFOLLOW)                                  \
 	F(fcntl, F_DUPFD) F(fcntl, F_GETFD) F(fcntl, F_SETFD) F(fcntl, F_GETFL) F(fcntl, F_SETFL)      \
 	F(fcntl, F_GETLK) F(fcntl, F_SETLK) F(fcntl, F_SETLKW) F(fcntl, F_SETOWN) F(fcntl, F_GETOWN)   \
 	F(fcntl, F_SETSIG) F(fcntl, F_GETSIG) F(fcntl, F_SETOWN_EX) F(fcntl, F_GETOWN_EX)              \
@@ -334,7 +383,8 @@ static int map_fd = -1;
 	F(fcntl, F_ADD_SEALS) F(fcntl, F_GET_SEALS) F(fcntl, F_GET_RW_HINT) F(fcntl, F_SET_RW_HINT)    \
 	F(fcntl, F_GET_FILE_RW_HINT) F(fcntl, F_SET_FILE_RW_HINT)
 
-static const char *const refused[] = { "EINVAL", "EOPNOTSUPP", "ENOSYS", NULL };
+/* ENOTTY: an ioctl the file does not know (the pidfd ioctls). */
+static const char *const refused[] = { "EINVAL", "EOPNOTSUPP", "ENOSYS", "ENOTTY", NULL };
 
 /* The name is a string here: a macro level further, #f would give the
  * flag's value (PR_FUTEX_HASH is 78 in this file). */
@@ -884,6 +934,71 @@ static int try_fcntl(unsigned long v)
 	return rc;
 }
 
+/* A SET form acts on its caller, so a child makes it and exits with the
+ * errno (0: accepted); the values change nothing the child needs. */
+static int prctl_set_child(void *arg)
+{
+	unsigned long v = *(const unsigned long *)arg;
+	switch (v) {
+	case PR_SET_PDEATHSIG: return ret(prctl((int)v, SIGKILL, 0, 0, 0));
+	case PR_SET_DUMPABLE: return ret(prctl((int)v, 0, 0, 0, 0));
+	case PR_SET_TIMING: return ret(prctl((int)v, 0 /* PR_TIMING_STATISTICAL */, 0, 0, 0));
+	case PR_SET_NAME: return ret(prctl((int)v, "abiwatch", 0, 0, 0));
+	case PR_CAPBSET_DROP: return ret(prctl((int)v, CAP_SYS_BOOT, 0, 0, 0));
+	case PR_SET_TSC: return ret(prctl((int)v, PR_TSC_ENABLE, 0, 0, 0));
+	case PR_SET_TIMERSLACK: return ret(prctl((int)v, 50000, 0, 0, 0));
+	case PR_MCE_KILL: return ret(prctl((int)v, PR_MCE_KILL_CLEAR, 0, 0, 0));
+	case PR_SET_CHILD_SUBREAPER: return ret(prctl((int)v, 1, 0, 0, 0));
+	case PR_SET_THP_DISABLE: return ret(prctl((int)v, 1, 0, 0, 0));
+	case PR_SET_SPECULATION_CTRL: return ret(prctl((int)v, PR_SPEC_STORE_BYPASS, PR_SPEC_DISABLE, 0, 0));
+	case PR_SET_SYSCALL_USER_DISPATCH: return ret(prctl((int)v, 0 /* PR_SYS_DISPATCH_OFF */, 0, 0, 0));
+	case PR_SET_MDWE: return ret(prctl((int)v, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0));
+	default: return ret(prctl((int)v, 0, 0, 0, 0));
+	}
+}
+
+static int try_prctl_set(unsigned long v)
+{
+	int st = aw_child_run(prctl_set_child, &v, 5000);
+	return st < 0 || st >= 128 ? ECHILD : st;
+}
+
+static int try_pidfd_ioctl(unsigned long v)
+{
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (fd < 0)
+		return errno;
+	unsigned long long info[8] = { 0 }; /* struct pidfd_info: mask 0 asks for nothing */
+	long r = v == PIDFD_GET_INFO ? ioctl(fd, v, info) : ioctl(fd, v, 0);
+	int rc = r < 0 ? errno : 0;
+	if (r >= 0 && v != PIDFD_GET_INFO)
+		close((int)r);
+	close(fd);
+	return rc;
+}
+
+/* In a child: execveat of the running program asked for its version, so
+ * that a flag that executes gives exit 0 as the check-only one does. */
+static int execveat_child(void *arg)
+{
+	unsigned long v = *(const unsigned long *)arg;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 255;
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull >= 0)
+		dup2(devnull, STDOUT_FILENO);
+	char *const argv[] = { "abiwatch", "--version", NULL };
+	long r = syscall(SYS_execveat, fd, "", argv, environ, AT_EMPTY_PATH | v);
+	return r == 0 ? 0 : errno; /* returned: the check alone, or a refusal */
+}
+
+static int try_execveat(unsigned long v)
+{
+	int st = aw_child_run(execveat_child, &v, 10000);
+	return st < 0 || st >= 128 || st == 255 ? ECHILD : st;
+}
+
 /* ---- the tables, from the lists above ---- */
 
 struct word {
@@ -917,6 +1032,12 @@ static const struct {
 } flag_caps[] = {
 	/* kernel/sys.c, prctl(): PR_GET_IO_FLUSHER "if (!capable(CAP_SYS_RESOURCE)) return -EPERM" */
 	{ "prctl", "PR_GET_IO_FLUSHER", CAP_SYS_RESOURCE },
+	/* kernel/sys.c: PR_SET_IO_FLUSHER and PR_SET_MEMORY_MERGE (6.4) check
+	 * CAP_SYS_RESOURCE; cap_task_prctl() (security/commoncap.c):
+	 * PR_CAPBSET_DROP needs CAP_SETPCAP */
+	{ "prctl_set", "PR_SET_IO_FLUSHER", CAP_SYS_RESOURCE },
+	{ "prctl_set", "PR_SET_MEMORY_MERGE", CAP_SYS_RESOURCE },
+	{ "prctl_set", "PR_CAPBSET_DROP", CAP_SETPCAP },
 };
 
 /* The capability f needs that this run lacks, or -1. */
@@ -949,49 +1070,18 @@ static struct word *word_named(const char *name)
 
 /* ---- statx masks and membarrier ---- */
 
-static const struct aw_bitname statx_fields[] = {
-	{ 0x1, "TYPE" }, { 0x2, "MODE" }, { 0x4, "NLINK" }, { 0x8, "UID" }, { 0x10, "GID" },
-	{ 0x20, "ATIME" }, { 0x40, "MTIME" }, { 0x80, "CTIME" }, { 0x100, "INO" }, { 0x200, "SIZE" },
-	{ 0x400, "BLOCKS" }, { 0x800, "BTIME" }, { 0x1000, "MNT_ID" }, { 0x2000, "DIOALIGN" },
-	{ 0x4000, "MNT_ID_UNIQUE" }, { 0x8000, "SUBVOL" }, { 0x10000, "WRITE_ATOMIC" },
-	{ 0x20000, "DIO_READ_ALIGN" },
-};
-
-/* The fields statx fills when asked for each alone: asked for every bit at
- * once, a kernel may fill one of two alternatives only (fs/stat.c since
- * 6.8: STATX_MNT_ID_UNIQUE, when asked, takes the place of STATX_MNT_ID),
- * and a field it still fills would read as vanished.  Bits above the
- * fields named are asked one at a time too, so that a new field shows.
- * 0, or the errno of the first refused ask. */
-static int statx_filled(const char *path, unsigned *mask, unsigned long long *attributes_mask)
-{
-	*mask = 0;
-	*attributes_mask = 0;
-	for (unsigned b = 0; b < 31; b++) {
-		struct statx stx;
-		memset(&stx, 0, sizeof(stx));
-		if (syscall(SYS_statx, AT_FDCWD, path, 0, 1U << b, &stx) != 0)
-			return errno;
-		*mask |= stx.stx_mask & (1U << b);
-		*attributes_mask = stx.stx_attributes_mask;
-	}
-	return 0;
-}
-
 static void observe_statx(struct aw_ctx *ctx, const char *item, const char *path, const char *attr_item)
 {
-	unsigned filled;
+	char buf[512];
 	unsigned long long attributes_mask;
-	int err = statx_filled(path, &filled, &attributes_mask);
+	int err = surface_statx_fields(AT_FDCWD, path, buf, sizeof(buf), &attributes_mask);
 	if (err) {
 		aw_observe(ctx, item, "%s", aw_errname(err));
 		if (attr_item)
 			aw_observe(ctx, attr_item, "%s", aw_errname(err));
 		return;
 	}
-	char *names = aw_bitnames(filled, statx_fields, AW_ARRAY_SIZE(statx_fields), NULL, "0");
-	aw_observe(ctx, item, "%s", names);
-	free(names);
+	aw_observe(ctx, item, "%s", buf);
 	if (attr_item)
 		aw_observe(ctx, attr_item, "%#llx", attributes_mask);
 }

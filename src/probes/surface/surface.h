@@ -16,5 +16,14 @@ extern const struct aw_probe surface_syscalls_probes[];
 extern const struct aw_probe surface_flags_probes[];
 extern const struct aw_probe surface_text_probes[];
 extern const struct aw_probe surface_kconfig_probes[];
+extern const struct aw_probe surface_io_uring_probes[];
+extern const struct aw_probe surface_sockets_probes[];
+extern const struct aw_probe surface_statx_probes[];
+extern const struct aw_probe surface_lifecycle_probes[];
+
+/* The statx(2) fields filled for path (relative to dirfd), each asked
+ * alone, as names ("TYPE,MODE,..."; "0": none) in buf, and the
+ * attributes mask: 0, or the errno of the first refused ask (statx.c). */
+int surface_statx_fields(int dirfd, const char *path, char *buf, size_t size, unsigned long long *attributes_mask);
 
 #endif
