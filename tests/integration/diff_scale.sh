@@ -83,7 +83,8 @@ grep -qE '^  (added|removed) +obs\.sysctl\.knob\.[^ ]*\.(mode|writeback)' "$work
 grep -q 'no kernel configuration' "$work/d61" && bad "a kconfig skip" || ok "no kconfig skip: both configurations compared"
 for s in "$s61" "$s612"; do
 	rel=$(sed -n 's/^env\.kernel\.release = //p' "$s")
-	grep -qx "obs.sysctl.kconfig.source = /boot/config-RELEASE" "$s" && ok "$rel: the configuration came with the package" ||
+	# The place (/boot/config-RELEASE); a snapshot older than that form names the file.
+	grep -qxF -e "obs.sysctl.kconfig.source = /boot/config-RELEASE" -e "obs.sysctl.kconfig.source = /boot/config-$rel" "$s" && ok "$rel: the configuration came with the package" ||
 		bad "$rel: kconfig source $(grep '^[a-z]*\.sysctl\.kconfig\.source' "$s")"
 done
 "$abiwatch" diff -f json "$s61" "$s612" >"$work/d61.json"
