@@ -118,20 +118,15 @@ static const char *const sockopt_names[] = {
 };
 #define SOCKOPT_MAX 99
 
-struct family {
+/* A family or a type: its uapi name and number. */
+struct named_nr {
 	const char *name;
 	int nr;
 };
-#define FAMILY_ROW(n, nr) { #n, nr },
-static const struct family families[] = { SOCKET_FAMILIES(FAMILY_ROW) };
+#define NAMED_ROW(n, nr) { #n, nr },
+static const struct named_nr families[] = { SOCKET_FAMILIES(NAMED_ROW) };
 #define FAMILY_MAX 63
-
-struct type {
-	const char *name;
-	int nr;
-};
-#define TYPE_ROW(n, nr) { #n, nr },
-static const struct type types[] = { SOCKET_TYPES(TYPE_ROW) };
+static const struct named_nr types[] = { SOCKET_TYPES(NAMED_ROW) };
 
 struct protocol {
 	const char *family, *type, *name;
@@ -344,10 +339,10 @@ static void observe_sockopts(struct aw_ctx *ctx, const char *item, int fd)
 	aw_observe(ctx, item, "%s", *list ? list : "none");
 }
 
-static void observe_family(struct aw_ctx *ctx, const struct modules *m, const struct family *f, bool guest)
+static void observe_family(struct aw_ctx *ctx, const struct modules *m, const struct named_nr *f, bool guest)
 {
 	char item[96];
-	const struct type *first = NULL;
+	const struct named_nr *first = NULL;
 	char *why = guest ? NULL : would_load(m, f->nr, 0, 0);
 	for (size_t t = 0; t < AW_ARRAY_SIZE(types); t++) {
 		snprintf(item, sizeof(item), "socket.%s.%s", f->name, types[t].name);
