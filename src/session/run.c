@@ -157,8 +157,10 @@ static int refuse_smaller(const struct run_opts *a, const char *output,
 {
 	char *first;
 	size_t dropped = probes_dropped(output, refs, n, &first);
-	if (!dropped || a->pc.force)
+	if (!dropped || a->pc.force) {
+		free(first);
 		return 0;
+	}
 	int rc = usage_error("run", "%s holds %zu probe%s this run does not select (%s%s); "
 			     "--force replaces it, -o FILE writes another", output, dropped,
 			     dropped == 1 ? "" : "s", first, dropped == 1 ? "" : ", ...");
