@@ -32,20 +32,26 @@ static const char diff_usage[] =
 	"  -I, --ignore GLOB   leave out keys the glob selects: a name as 'run' takes\n"
 	"                      it ('mqueue.rlimit' and everything below it) or a\n"
 	"                      whole key ('obs.*', 'env.kernel.version'); repeatable\n"
-	"  -f, --format FMT    text (default), ktap (a not ok result per kernel\n"
-	"                      change, an ok SKIP per change the environment\n"
-	"                      explains) or json (changes, objects and ranks)\n"
+	"  -f, --format FMT    text (default), ktap (a result per kernel change,\n"
+	"                      not ok when it fails --fail-on, an ok SKIP per\n"
+	"                      change the environment explains) or json\n"
+	"                      (changes, objects and ranks)\n"
+	"      --fail-on WHAT  which kernel changes fail (exit 1; not ok in KTAP):\n"
+	"                      breaking (default: every change but interfaces that\n"
+	"                      appeared and checks that now pass), any, or none\n"
 	"  -v, --verbose       list each change below its object, each interface\n"
 	"                      that appeared, every item that could not be\n"
 	"                      compared, and the environment's values whole\n"
 	"  -h, --help          show this help and exit\n"
 	"\n"
-	"Exit status as diff(1), for the kernel: 0 no kernel change (the\n"
-	"environments may differ), 1 kernel changes, 2 trouble (bad usage, a file\n"
-	"that cannot be read or is not a snapshot, named with its line).\n";
+	"Exit status as diff(1), for the kernel: 0 no kernel change that fails\n"
+	"(--fail-on; the environments may differ), 1 kernel changes that fail,\n"
+	"2 trouble (bad usage, a file that cannot be read or is not a snapshot,\n"
+	"named with its line).\n";
 
 struct diff_args {
 	const struct aw_format *format;
+	enum aw_diff_gate fail_on;
 	bool verbose;
 	char **ignore;
 	size_t nignore;
@@ -59,6 +65,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "ignore", required_argument, NULL, 'I' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "fail-on", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -76,6 +83,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			return usage_error("diff", "unknown option '%s'", argv[optind - 1]);
 		} else if (c == 'f' && parse_format("diff", optarg, AW_WRITES_DIFF, &a->format) != 0) {
 			return AW_EXIT_USAGE;
+		} else if (c == 'F' && aw_diff_gate_parse(optarg, &a->fail_on) != 0) {
+			return usage_error("diff", "--fail-on takes breaking, any or none, not '%s'", optarg);
 		} else if (c == 'v') {
 			a->verbose = true;
 		} else if (c == 'I') {
@@ -103,13 +112,13 @@ static int load(const char *path, struct aw_snapshot *s)
 static int compare(const struct diff_args *a, const struct aw_snapshot *old,
 		   const struct aw_snapshot *new)
 {
-	struct aw_diff_opts opts = { .ignore = a->ignore, .nignore = a->nignore };
+	struct aw_diff_opts opts = { .ignore = a->ignore, .nignore = a->nignore, .fail_on = a->fail_on };
 	struct aw_diff d;
 	int rc;
 
 	aw_diff_compute(old, new, &opts, &d);
 	a->format->diff(stdout, &d, a->old_path, a->new_path, a->verbose);
-	rc = aw_diff_differs(&d) ? AW_EXIT_FAIL : AW_EXIT_PASS;
+	rc = aw_diff_fails(&d) ? AW_EXIT_FAIL : AW_EXIT_PASS;
 	aw_diff_free(&d);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("abiwatch diff: writing the output");

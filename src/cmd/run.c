@@ -32,9 +32,15 @@ static const char run_usage[] =
 	"  -j, --jobs N        run up to N probes at a time, but for those that\n"
 	"                      must run alone (default 1; in a VM guest of\n"
 	"                      'abiwatch vm', its number of CPUs)\n"
+	"      --force         replace the snapshot FILE even when it holds probes\n"
+	"                      this run does not select (refused without it)\n"
+	"  -v, --verbose       on a terminal, list every skip with its reason\n"
+	"                      (by default they are counted by cause)\n"
 	"  -h, --help          show this help and exit\n"
 	"\n"
-	"On a terminal, a summary also goes to stderr.  Exit status as kselftest:\n"
+	"A run ends with one line on stderr: the checks passed, failed and\n"
+	"skipped, the observations, and the snapshot's path.  On a terminal,\n"
+	"what failed and the skips by cause come before it.  Exit status as kselftest:\n"
 	"0 all passed, 1 a check failed or a probe broke, 4 everything was\n"
 	"skipped; 2 for bad usage.\n";
 
@@ -124,13 +130,17 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "force", no_argument, NULL, 'F' },
 	};
 	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own));
+	bool is_run = strcmp(cmd, "run") == 0;
 	int c, rc = 0;
 
 	optind = 1;
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":o:f:t:j:h", opts, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, is_run ? ":o:f:t:j:hv" : ":o:f:t:j:h",
+					    opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			probes_options_help(stdout);
@@ -139,6 +149,12 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 			rc = usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 		} else if (c == '?') {
 			rc = usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		} else if ((c == 'v' || c == 'F') && !is_run) {
+			rc = usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		} else if (c == 'v') {
+			pc->verbose = true;
+		} else if (c == 'F') {
+			pc->force = true;
 		} else if (c == 'o') {
 			pc->output = optarg;
 		} else if (c == 'f') {

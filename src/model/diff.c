@@ -538,6 +538,7 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 	struct entry *eo = entries_of(old, &no), *en = entries_of(new, &nn);
 
 	memset(d, 0, sizeof(*d));
+	d->fail_on = opts ? opts->fail_on : AW_GATE_BREAKING;
 	d->old_major = old->major;
 	d->old_minor = old->minor;
 	d->new_major = new->major;
@@ -560,6 +561,59 @@ bool aw_diff_differs(const struct aw_diff *d)
 		if (!d->changes[i].cause)
 			return true;
 	return false;
+}
+
+/* A check or probe that did not pass and now does, or that was skipped
+ * and now passes: nothing that worked stops working.  (An observation
+ * that was not made and now is has a value whose meaning counts.) */
+static bool now_works(const struct aw_diff_change *c)
+{
+	if (c->cls != AW_DIFF_CHECK && c->cls != AW_DIFF_PROBE)
+		return false;
+	return c->kind == AW_DIFF_RECOVERED ||
+	       (c->kind == AW_DIFF_UNSKIPPED && c->new_status == AW_ST_PASS);
+}
+
+bool aw_diff_object_fails(const struct aw_diff *d, const struct aw_diff_object *ob)
+{
+	if (d->fail_on == AW_GATE_NONE)
+		return false;
+	if (d->fail_on == AW_GATE_ANY)
+		return true;
+	if (ob->rank == AW_RANK_APPEARED)
+		return false;
+	for (size_t i = 0; i < ob->n; i++)
+		if (!now_works(&d->changes[ob->changes[i]]))
+			return true;
+	return false;
+}
+
+bool aw_diff_fails(const struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->nobjects; i++)
+		if (aw_diff_object_fails(d, &d->objects[i]))
+			return true;
+	return false;
+}
+
+static const char *const gate_names[] = {
+	[AW_GATE_BREAKING] = "breaking", [AW_GATE_ANY] = "any", [AW_GATE_NONE] = "none",
+};
+
+const char *aw_diff_gate_name(enum aw_diff_gate g)
+{
+	return gate_names[g];
+}
+
+int aw_diff_gate_parse(const char *name, enum aw_diff_gate *g)
+{
+	for (size_t i = 0; i < sizeof(gate_names) / sizeof(gate_names[0]); i++) {
+		if (strcmp(name, gate_names[i]) == 0) {
+			*g = (enum aw_diff_gate)i;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 void aw_diff_free(struct aw_diff *d)

@@ -19,6 +19,7 @@
 struct aw_diff_opts {
 	char *const *ignore; /* globs over names (as run's) or whole keys */
 	size_t nignore;
+	enum aw_diff_gate fail_on; /* kept in aw_diff.fail_on */
 };
 
 void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *new,
@@ -26,6 +27,16 @@ void aw_diff_compute(const struct aw_snapshot *old, const struct aw_snapshot *ne
 /* Whether any change is left that the environment does not explain:
  * `abiwatch diff` exits 1 then. */
 bool aw_diff_differs(const struct aw_diff *d);
+/* Whether the object's changes fail the diff's gate (aw_diff.fail_on):
+ * under "breaking", an object whose interface only appeared, or whose
+ * changes are all checks and probes that now pass where they did not,
+ * breaks nothing that worked and passes. */
+bool aw_diff_object_fails(const struct aw_diff *d, const struct aw_diff_object *ob);
+/* Whether any object fails the gate: `abiwatch diff` exits 1 then. */
+bool aw_diff_fails(const struct aw_diff *d);
+const char *aw_diff_gate_name(enum aw_diff_gate g); /* "breaking", "any", "none" */
+/* 0 with *g for "breaking", "any" or "none"; -1 for anything else. */
+int aw_diff_gate_parse(const char *name, enum aw_diff_gate *g);
 /* The changes the environment explains, grouped by cause and side, the
  * largest group first.  Free with aw_diff_groups_free(). */
 struct aw_diff_group *aw_diff_groups(const struct aw_diff *d, size_t *n);

@@ -110,7 +110,17 @@ struct aw_diff_env {
 	bool ignored;
 };
 
+/* Which kernel changes fail a CI gate (diff's exit status, its KTAP's
+ * "not ok"): those with a consequence for programs that worked (the
+ * default), every one, or none. */
+enum aw_diff_gate {
+	AW_GATE_BREAKING, /* all but interfaces that appeared and checks that recovered */
+	AW_GATE_ANY,
+	AW_GATE_NONE,
+};
+
 struct aw_diff {
+	enum aw_diff_gate fail_on;
 	unsigned old_major, old_minor, new_major, new_minor;
 	struct aw_diff_env *env;
 	size_t nenv;

@@ -59,6 +59,7 @@ static json_object *object_json(const struct aw_diff *d, const struct aw_diff_ob
 	put_str(j, "change", aw_diff_object_kind(d, o));
 	put_str(j, "meaning", o->meaning);
 	put_str(j, "line", line);
+	json_object_object_add(j, "fails", json_object_new_boolean(aw_diff_object_fails(d, o)));
 	for (size_t i = 0; i < o->n; i++)
 		json_object_array_add(names, json_object_new_string(d->changes[o->changes[i]].name));
 	json_object_object_add(j, "changes", names);
@@ -135,6 +136,8 @@ void aw_diff_json(FILE *out, const struct aw_diff *d, const char *on, const char
 		json_object_array_add(objects, object_json(d, &d->objects[i]));
 	json_object_object_add(root, "objects", objects);
 	json_object_object_add(root, "different", json_object_new_boolean(aw_diff_differs(d)));
+	put_str(root, "fail_on", aw_diff_gate_name(d->fail_on));
+	json_object_object_add(root, "fails", json_object_new_boolean(aw_diff_fails(d)));
 	json_object_object_add(root, "summary", summary_json(d));
 	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -23,15 +23,19 @@ void aw_diff_ktap(FILE *out, const struct aw_diff *d, const char *on, const char
 		fprintf(out, "# environment: %s\n", line);
 		free(line);
 	}
+	fprintf(out, "# fail on: %s\n", aw_diff_gate_name(d->fail_on));
 	/* A result per kernel change (per object, named by its key when it
-	 * has one change), not ok; then one per change the environment
-	 * explains, ok with SKIP. */
+	 * has one change), not ok when it fails the gate (--fail-on: by
+	 * default what can break a program that worked, not an interface
+	 * that appeared); then one per change the environment explains, ok
+	 * with SKIP. */
 	size_t t = 0;
 	for (size_t i = 0; i < d->nobjects; i++) {
 		const struct aw_diff_object *ob = &d->objects[i];
 		char *line = aw_diff_object_line(d, ob);
 		fprintf(out, "# %s\n", line);
-		fprintf(out, "not ok %zu %s\n", ++t, ob->n == 1 ? d->changes[ob->changes[0]].name : ob->name);
+		fprintf(out, "%s %zu %s\n", aw_diff_object_fails(d, ob) ? "not ok" : "ok", ++t,
+			ob->n == 1 ? d->changes[ob->changes[0]].name : ob->name);
 		free(line);
 	}
 	for (size_t i = 0; i < d->n; i++) {

@@ -32,9 +32,15 @@ static void kcidb_run(FILE *out, const struct aw_run *run)
 	aw_snapshot_free(&snap);
 }
 
-void aw_run_summary(FILE *out, const struct aw_run *run)
+void aw_run_summary(FILE *out, const struct aw_run *run, bool verbose)
 {
-	aw_text_summary(out, run);
+	aw_text_summary(out, run, verbose);
+}
+
+void aw_run_summary_line(FILE *out, const char *cmd, const struct aw_run *run,
+			 const char *snapshot)
+{
+	aw_text_summary_line(out, cmd, run, snapshot);
 }
 
 /* KTAP's stream: output.h's writer, its state malloc'd. */

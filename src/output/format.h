@@ -85,9 +85,14 @@ struct aw_format {
  * (malloc'd) is "a, b or c" of those that do, for the usage error. */
 const struct aw_format *aw_format_find(const char *name, enum aw_format_op op, char **names);
 
-/* What a run's stderr shows on a terminal: the totals and the failures
- * (the text format's summary), whatever the format of stdout. */
-void aw_run_summary(FILE *out, const struct aw_run *run);
+/* What a run's stderr shows on a terminal: what did not pass and the skips
+ * by cause (the text format's summary), whatever the format of stdout. */
+void aw_run_summary(FILE *out, const struct aw_run *run, bool verbose);
+
+/* The one line a run ends with wherever stderr goes (a log, tee): the
+ * totals and the snapshot's path; cmd names the command ("run"). */
+void aw_run_summary_line(FILE *out, const char *cmd, const struct aw_run *run,
+			 const char *snapshot);
 
 /* matrix.txt's writer (output/matrix_text.c). */
 int aw_matrix_text(FILE *out, const struct aw_several *s);

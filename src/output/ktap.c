@@ -61,9 +61,24 @@ static size_t family_count(const struct aw_probe_ref *refs, size_t n)
 	return count;
 }
 
+/* The top level says "TAP version 13", a version line KTAP accepts
+ * (ktap.rst, "Version lines") and the one kselftest's runner writes: a
+ * TAP13 reader (tappy) then finds its plan on line 2 and reads the
+ * top-level results; nested blocks say "KTAP version 1". */
 void aw_ktap_header(FILE *out, size_t tests)
 {
-	fprintf(out, "KTAP version 1\n1..%zu\n", tests);
+	fprintf(out, "TAP version 13\n1..%zu\n", tests);
+}
+
+/* A nested block's head: version, "# Subtest: NAME" (which kunit.py
+ * reads as the block's name and which must come before the plan: the
+ * 6.1 parser takes nothing else there), plan, then its description. */
+static void block_head(FILE *out, int depth, const char *name, size_t plan, const char *summary)
+{
+	fprintf(out, "%*sKTAP version 1\n", depth * 2, "");
+	fprintf(out, "%*s# Subtest: %s\n", depth * 2, "", name);
+	fprintf(out, "%*s1..%zu\n", depth * 2, "", plan);
+	diag(out, depth, "", summary);
 }
 
 void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs, size_t n)
@@ -76,15 +91,28 @@ void aw_ktap_begin(struct aw_ktap *k, FILE *out, const struct aw_probe_ref *refs
 	fflush(out);
 }
 
-static void item_block(FILE *out, const struct aw_item_result *it, size_t no)
+static size_t check_count(const struct aw_probe_result *r)
 {
-	if (it->item->kind == AW_OBSERVATION && it->status == AW_ST_PASS) {
-		char *line = xasprintf("%s = ", it->fullname);
-		diag(out, 2, line, it->text);
-		free(line);
-		result_line(out, 2, no, AW_ST_PASS, it->fullname, NULL);
-		return;
-	}
+	size_t n = 0;
+	for (size_t i = 0; i < r->nitems; i++)
+		n += r->items[i].item->kind == AW_CHECK;
+	return n;
+}
+
+/* An observation is a diagnostic, never a result: a parser counts no
+ * pass for a value.  The value stays on the line for whoever keeps the
+ * log (kselftest's runner, a LAVA job). */
+static void observation_line(FILE *out, const struct aw_item_result *it)
+{
+	const char *how = it->status == AW_ST_PASS ? " = "
+			  : it->status == AW_ST_SKIP ? " unobserved: " : " not observed: ";
+	char *line = xasprintf("%s%s", it->fullname, how);
+	diag(out, 2, line, it->text);
+	free(line);
+}
+
+static void check_line(FILE *out, const struct aw_item_result *it, size_t no)
+{
 	if (it->status == AW_ST_FAIL) {
 		char *line = xasprintf("%s: ", it->fullname);
 		diag(out, 2, line, it->text);
@@ -92,10 +120,10 @@ static void item_block(FILE *out, const struct aw_item_result *it, size_t no)
 	}
 	result_line(out, 2, no, it->status, it->fullname, it->text);
 }
-
 /* A probe's line as KTAP sees it.  Its own end (skipped, crashed, timed
- * out) gives the directive; otherwise a bad item makes it "not ok" and
- * all items skipped make it a skip. */
+ * out) gives the directive; otherwise a bad item (a failed check, an
+ * observation the probe broke on) makes it "not ok" and all items
+ * skipped make it a skip. */
 static enum aw_status probe_outcome(const struct aw_probe_result *r, const char **reason)
 {
 	bool any_done = false, any_bad = false;
@@ -118,31 +146,49 @@ static enum aw_status probe_outcome(const struct aw_probe_result *r, const char 
 	return AW_ST_PASS;
 }
 
+static void family_head(struct aw_ktap *k, const struct aw_probe_result *r)
+{
+	k->family_no++;
+	k->probe_no = 0;
+	k->family_status = AW_ST_SKIP;
+	k->family_seconds = 0;
+	block_head(k->out, 1, r->ref.family->name, family_probes(k, k->next), r->ref.family->summary);
+}
+
+/* A probe with checks is a block of them, its observations diagnostics
+ * among them; a probe with none is one result (it ran to its end), its
+ * observations the diagnostics before it: a block of 1..0 is "0 tests
+ * run" to kunit.py, an error. */
+static void probe_body(FILE *out, const struct aw_probe_result *r)
+{
+	size_t checks = check_count(r), no = 0;
+
+	if (checks)
+		block_head(out, 2, r->fullname, checks, r->ref.probe->summary);
+	else
+		diag(out, 2, "", r->ref.probe->summary);
+	for (size_t i = 0; i < r->nnotes; i++)
+		diag(out, 2, "", r->notes[i]);
+	for (size_t i = 0; i < r->nitems; i++) {
+		if (r->items[i].item->kind == AW_CHECK)
+			check_line(out, &r->items[i], ++no);
+		else
+			observation_line(out, &r->items[i]);
+	}
+	/* Where a run's time goes, probe by probe and family by family, for
+	 * whoever makes a run faster (a diagnostic: never in the snapshot,
+	 * which holds only what the kernel decides). */
+	time_line(out, 2, r->seconds);
+}
+
 void aw_ktap_probe(struct aw_ktap *k, const struct aw_probe_result *r)
 {
 	FILE *out = k->out;
 	bool first_of_family = k->next == 0 || k->refs[k->next].family != k->refs[k->next - 1].family;
 
-	if (first_of_family) {
-		k->family_no++;
-		k->probe_no = 0;
-		k->family_status = AW_ST_SKIP;
-		k->family_seconds = 0;
-		fprintf(out, "  KTAP version 1\n");
-		diag(out, 1, "", r->ref.family->summary);
-		fprintf(out, "  1..%zu\n", family_probes(k, k->next));
-	}
-	fprintf(out, "    KTAP version 1\n");
-	diag(out, 2, "", r->ref.probe->summary);
-	fprintf(out, "    1..%zu\n", r->nitems);
-	for (size_t i = 0; i < r->nnotes; i++)
-		diag(out, 2, "", r->notes[i]);
-	for (size_t i = 0; i < r->nitems; i++)
-		item_block(out, &r->items[i], i + 1);
-	/* Where a run's time goes, probe by probe and family by family, for
-	 * whoever makes a run faster (a diagnostic: never in the snapshot,
-	 * which holds only what the kernel decides). */
-	time_line(out, 2, r->seconds);
+	if (first_of_family)
+		family_head(k, r);
+	probe_body(out, r);
 	k->family_seconds += r->seconds;
 
 	const char *reason;

@@ -42,8 +42,15 @@ void aw_family_times_free(struct aw_family_time *times, size_t n);
 
 /* A report for people: failures and skips with their reasons, totals. */
 void aw_text_report(FILE *out, const struct aw_run *run);
-/* The totals and the failures only: what stderr gets on a terminal. */
-void aw_text_summary(FILE *out, const struct aw_run *run);
+/* What stderr gets on a terminal before the summary line: failures,
+ * errors and time-outs, and the skips counted by cause (verbose: every
+ * item that did not pass, each skip with its reason). */
+void aw_text_summary(FILE *out, const struct aw_run *run, bool verbose);
+/* The one line a run ends with on stderr, whatever stdout is: "abiwatch
+ * CMD: N checks passed, N failed, N skipped, N errors; N observations;
+ * snapshot PATH". */
+void aw_text_summary_line(FILE *out, const char *cmd, const struct aw_run *run,
+			  const char *snapshot);
 
 /* The whole run as one JSON document. */
 int aw_json_report(FILE *out, const struct aw_run *run);

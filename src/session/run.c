@@ -125,6 +125,54 @@ int probes_check_later(char *const *later, size_t nlater, const struct aw_probe_
 	return 0;
 }
 
+/* Whether a snapshot at path holds a probe this run does not select: a
+ * run of fewer families must not silently replace a fuller snapshot.
+ * The first such probe goes to *dropped (malloc'd), with their count.
+ * A file that is absent or no snapshot is not protected here. */
+static size_t probes_dropped(const char *path, const struct aw_probe_ref *refs, size_t n,
+			     char **dropped)
+{
+	struct aw_snapshot old;
+	char *err = NULL;
+	size_t count = 0;
+
+	*dropped = NULL;
+	if (access(path, F_OK) != 0 || aw_snapshot_load(path, &old, &err) != 0) {
+		free(err);
+		return 0;
+	}
+	for (size_t i = 0; i < old.n; i++) {
+		const struct aw_record *rec = &old.records[i];
+		bool kept = false;
+		if (rec->cls != AW_KEY_PROBE)
+			continue;
+		for (size_t j = 0; j < n && !kept; j++) {
+			char name[256];
+			kept = strcmp(aw_probe_fullname(&refs[j], name, sizeof(name)), rec->name) == 0;
+		}
+		if (!kept && count++ == 0)
+			*dropped = xstrdup(rec->name);
+	}
+	aw_snapshot_free(&old);
+	return count;
+}
+
+static int refuse_smaller(const struct run_opts *a, const char *output,
+			  const struct aw_probe_ref *refs, size_t n)
+{
+	char *first;
+	size_t dropped = probes_dropped(output, refs, n, &first);
+	if (!dropped || a->pc.force) {
+		free(first);
+		return 0;
+	}
+	int rc = usage_error("run", "%s holds %zu probe%s this run does not select (%s%s); "
+			     "--force replaces it, -o FILE writes another", output, dropped,
+			     dropped == 1 ? "" : "s", first, dropped == 1 ? "" : ", ...");
+	free(first);
+	return rc;
+}
+
 int session_run(struct run_opts *a)
 {
 	const char *output = a->pc.output;
@@ -142,7 +190,8 @@ int session_run(struct run_opts *a)
 	if (!output)
 		output = default_output =
 			xasprintf("abiwatch-%s.snapshot", aw_env_get(&run.env, "kernel.release"));
-	if ((rc = check_writable("run", "the snapshot", output)) != 0)
+	if ((rc = check_writable("run", "the snapshot", output)) != 0 ||
+	    (rc = refuse_smaller(a, output, refs, nrefs)) != 0)
 		goto out;
 	probes_execute(&a->pc.probes, refs, nrefs, a->pc.format, stdout, &run);
 	if (a->pc.format->run)
@@ -150,11 +199,12 @@ int session_run(struct run_opts *a)
 	rc = aw_run_exit_status(&run);
 	if (probes_save("run", &run, output) != 0)
 		rc = AW_EXIT_USAGE;
-	/* The text report is that summary already. */
-	if (isatty(STDERR_FILENO) && !a->pc.format->run_is_summary) {
-		aw_run_summary(stderr, &run);
-		fprintf(stderr, "snapshot: %s\n", output);
-	}
+	/* On a terminal, what did not pass first (the text report on stdout
+	 * says it already); then, whatever stdout and stderr are (a log, a
+	 * pipe to tee), the one line with the totals and the snapshot. */
+	if (isatty(STDERR_FILENO) && !a->pc.format->run_is_summary)
+		aw_run_summary(stderr, &run, a->pc.verbose);
+	aw_run_summary_line(stderr, "run", &run, output);
 out:
 	aw_run_free(&run);
 	free(refs);

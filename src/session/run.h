@@ -29,6 +29,8 @@ struct probe_command {
 	const char *output;
 	const struct aw_format *format; /* output/format.h's table */
 	bool probe_options; /* --timeout or a family option was given */
+	bool verbose;       /* run -v: every skip on stderr, with its reason */
+	bool force;         /* run --force: replace a snapshot of more probes */
 	struct probe_options probes;
 };
 

@@ -95,8 +95,10 @@ jq -e '(.objects | length) == .summary.kernel_changes and
 	([.summary.families[] | select(.family == "sysctl")][0] | .appeared == 45 and .vanished == 2)' "$work/d61.json" >/dev/null &&
 	ok "JSON: objects, ranks and shapes (absent -> 0 appeared), family counts" || bad "JSON objects"
 "$abiwatch" diff -f ktap "$s61" "$s612" >"$work/d61.ktap"
-tests/lib/ktap-check "$work/d61.ktap" && [[ $(grep -c '^not ok ' "$work/d61.ktap") == $(jq .summary.kernel_changes "$work/d61.json") ]] &&
-	ok "KTAP: a not ok per object" || bad "KTAP"
+"$abiwatch" diff -f ktap --fail-on any "$s61" "$s612" >"$work/d61.any.ktap"
+tests/lib/ktap-check "$work/d61.ktap" && [[ $(grep -c '^not ok ' "$work/d61.ktap") == $(jq '[.objects[] | select(.fails)] | length' "$work/d61.json") ]] &&
+	[[ $(grep -c '^not ok ' "$work/d61.any.ktap") == $(jq .summary.kernel_changes "$work/d61.json") ]] &&
+	ok "KTAP: a result per object, not ok when it fails the gate (all of them with --fail-on any)" || bad "KTAP"
 "$abiwatch" diff --verbose "$s61" "$s612" >"$work/v61"
 grep -qE '^    added     obs\.sysctl\.knob\.kernel\.io_uring_disabled\.mode = 0644' "$work/v61" &&
 	ok "--verbose: each item below its object" || bad "--verbose lacks the items"

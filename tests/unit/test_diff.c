@@ -375,7 +375,7 @@ static void test_text_output(void **state)
 		"  env.caps: cap_sys_resource -> none\n");
 	free(t);
 	t = text_of(&d, 1);
-	assert_non_null(strstr(t, "KTAP version 1\n1..2\n"));
+	assert_non_null(strstr(t, "TAP version 13\n1..2\n"));
 	/* the kernel changes first, a result per object; then the rest */
 	assert_non_null(strstr(t, "\n# 1 kernel change, 0 new failures (a 1); 1 item not comparable"));
 	assert_non_null(strstr(t, "\nok 2 check.a.b.c # SKIP needs cap_sys_resource: explained by "
@@ -849,6 +849,51 @@ static void test_minor_versions(void **state)
 	aw_snapshot_free(&b);
 }
 
+/* The gate: by default an interface that appeared and a check that now
+ * passes fail nothing; a behaviour change and a new failure do; "any"
+ * fails every object, "none" none. */
+static const struct aw_diff_object *object_named(const struct aw_diff *d, const char *name)
+{
+	for (size_t i = 0; i < d->nobjects; i++)
+		if (strcmp(d->objects[i].name, name) == 0)
+			return &d->objects[i];
+	fail_msg("no object %s", name);
+	return NULL;
+}
+
+static void test_gate(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	enum aw_diff_gate g;
+	diff_of("check.a.b.c = fail: x\ncheck.a.d.c = pass\nobs.a.e.v = 1\n",
+		"check.a.b.c = pass\ncheck.a.d.c = pass\nobs.a.e.v = 1\nobs.a.f.v = 3\n", NULL, 0, &d);
+	assert_int_equal(d.fail_on, AW_GATE_BREAKING);
+	assert_int_equal(d.nobjects, 2);
+	assert_false(aw_diff_object_fails(&d, object_named(&d, "a.b")));
+	assert_false(aw_diff_object_fails(&d, object_named(&d, "a.f")));
+	assert_false(aw_diff_fails(&d));
+	d.fail_on = AW_GATE_ANY;
+	assert_true(aw_diff_object_fails(&d, object_named(&d, "a.f")));
+	assert_true(aw_diff_fails(&d));
+	aw_diff_free(&d);
+
+	diff_of("check.a.d.c = pass\nobs.a.e.v = 1\n", "check.a.d.c = fail: y\nobs.a.e.v = 2\n", NULL, 0, &d);
+	assert_true(aw_diff_object_fails(&d, object_named(&d, "a.d")));
+	assert_true(aw_diff_object_fails(&d, object_named(&d, "a.e")));
+	d.fail_on = AW_GATE_NONE;
+	assert_false(aw_diff_fails(&d));
+	aw_diff_free(&d);
+
+	assert_int_equal(aw_diff_gate_parse("any", &g), 0);
+	assert_int_equal(g, AW_GATE_ANY);
+	assert_string_equal(aw_diff_gate_name(g), "any");
+	assert_int_equal(aw_diff_gate_parse("breaking", &g), 0);
+	assert_int_equal(g, AW_GATE_BREAKING);
+	assert_int_equal(aw_diff_gate_parse("Any", &g), -1);
+	assert_int_equal(aw_diff_gate_parse("", &g), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -875,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_features_fold_the_boot_pool),
 		cmocka_unit_test(test_folding_lines),
 		cmocka_unit_test(test_objects),
+		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_object_meaning_per_part),
 		cmocka_unit_test(test_set_delta),
 		cmocka_unit_test(test_alike_on_siblings),
