@@ -347,6 +347,7 @@ void aw_diff_explain(const struct aw_diff *d, struct aw_diff_change *c, const st
 		}
 	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
+	    aw_diff_explain_by_witness(c, o, n, compared[0], compared[1]) ||
 	    explain_by_machine_size(d, c, o, n))
 		return;
 	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {
