@@ -101,6 +101,10 @@ enum aw_witness_kind {
 	/* The item is read in the probe's fresh namespace: the witness is the
 	 * same knob read in the run's own (env.sysctl.*). */
 	AW_WITNESS_MACHINE,
+	/* The item's key exists only where a configuration option is on:
+	 * the witness is the option's value as sysctl.kconfig records it
+	 * ("y", "m", "n", "absent"). */
+	AW_WITNESS_CONFIG,
 	/* A default a distribution's patch set: the witness is the
 	 * configuration option that decides it, which both sides must give
 	 * alike for the patch, not the option, to explain the move. */

@@ -162,6 +162,9 @@ static const struct aw_cause causes[] = {
 	 * sysctl family's module.NAME): =m and not loaded on one side,
 	 * loaded or =y on the other. */
 	{ "module:", true, "sysctl.knob.module.*", "the ", " module", false, NULL },
+	/* A knob the configuration decides, the option on one side only
+	 * (sysctl.kconfig.NAME): configured out, not removed. */
+	{ "config:", true, "sysctl.kconfig.*", "the kernel option ", "", false, NULL },
 	/* A net.* knob one side's kernel shows in a child network namespace
 	 * and the other only in the initial one (net.initns). */
 	{ "netns", false, "net.initns", "the network namespace they were read in", "", true,

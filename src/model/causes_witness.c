@@ -143,6 +143,22 @@ static bool by_namespace_shown(struct aw_diff_change *c, const struct side s[2],
 	return true;
 }
 
+/* The side at index l lacks the knob and has its option off ("n", or
+ * "absent": no such option, or its dependencies unmet); the other side
+ * has it on. */
+static bool by_config(struct aw_diff_change *c, const struct side s[2], int l)
+{
+	const struct side *L = &s[l], *P = &s[!l];
+	const char *lv = witness_value(L->snap, L->w.key), *pv = witness_value(P->snap, L->w.key);
+	bool off = lv && (strcmp(lv, "n") == 0 || strcmp(lv, "absent") == 0);
+	bool on = pv && (strcmp(pv, "y") == 0 || strcmp(pv, "m") == 0);
+	if (!off || !on)
+		return false;
+	fold(c, L->w.cause, l, xasprintf("configured out on the %s side: %s = %s there, %s on the %s (%s)",
+					 side_name(l), L->w.key, lv, pv, side_name(!l), L->w.why));
+	return true;
+}
+
 /* Read in a fresh namespace of the probe's: where the run's own
  * namespace (the machine's) has the same value on both sides and a side
  * read another in the fresh one, that namespace's value of its own made
@@ -202,6 +218,8 @@ bool aw_diff_explain_by_witness(struct aw_diff_change *c, const struct entry *o,
 			return by_module(c, s, l);
 		if (s[l].w.kind == AW_WITNESS_ELSEWHERE)
 			return by_namespace_shown(c, s, l);
+		if (s[l].w.kind == AW_WITNESS_CONFIG)
+			return by_config(c, s, l);
 		return false;
 	}
 	if (c->kind != AW_DIFF_CHANGED || !o || !n || o->rec->cls != AW_KEY_OBS || n->rec->cls != AW_KEY_OBS)

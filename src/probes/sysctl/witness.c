@@ -61,6 +61,26 @@ static const struct sc_module_knobs {
 	  NULL },
 };
 
+/* Knobs an option of sysctl.kconfig's table decides (config.c says
+ * which, from the options' Kconfig entries): without the option, no
+ * knob, which is the configuration's doing, not a removal. */
+static const struct {
+	const char *glob, *option; /* the sysctl.kconfig item */
+} config_knobs[] = {
+	{ "kernel.modprobe", "modules" },
+	{ "kernel.modules_disabled", "modules" },
+	{ "kernel.kexec_*", "kexec_core" },
+	{ "kernel.sysrq", "magic_sysrq" },
+	{ "vm.memory_failure_*", "memory_failure" },
+	{ "vm.enable_soft_offline", "memory_failure" },
+	{ "kernel.sched_util_clamp_*", "uclamp_task" },
+	{ "kernel.ns_last_pid", "checkpoint_restore" },
+	{ "fs.quota.warnings", "print_quota_warning" },
+	{ "kernel.io_uring_*", "io_uring" },
+	{ "kernel.unprivileged_bpf_disabled", "bpf_syscall" },
+	{ "kernel.bpf_stats_enabled", "bpf_syscall" },
+};
+
 /* Knobs a child network namespace shows since a commit, where before
  * only the initial one did (net.initns records those). */
 static const struct {
@@ -160,6 +180,16 @@ static bool sc_witness_find(const char *name, const char *release, const char *v
 		found = true;
 	} else {
 		found = module_witness(knob, release, out);
+	}
+	for (size_t i = 0; !found && i < AW_ARRAY_SIZE(config_knobs); i++) {
+		if (fnmatch(config_knobs[i].glob, knob, 0) != 0)
+			continue;
+		out->kind = AW_WITNESS_CONFIG;
+		snprintf(out->cause, sizeof(out->cause), "config:%s", config_knobs[i].option);
+		snprintf(out->key, sizeof(out->key), "sysctl.kconfig.%s", config_knobs[i].option);
+		out->why = "the option's Kconfig entry decides whether the kernel registers the knob "
+			   "(sysctl.kconfig, abiwatch-catalogue(7))";
+		found = true;
 	}
 	for (size_t i = 0; !found && i < AW_ARRAY_SIZE(patched_knobs); i++) {
 		char v[64];
