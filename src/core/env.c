@@ -291,6 +291,15 @@ void aw_env_collect(struct aw_env *env)
 	aw_env_set(env, "lsm", lsm_value);
 	free(lsm_value);
 	free(lsm);
+	/* kernel.pid_max as the run's own PID namespace has it: per PID
+	 * namespace since 6.14 (7863dcc72d0f), where a new one starts from
+	 * PID_MAX_LIMIT, so a probe in its fresh namespace reads that and
+	 * not the machine's limit, which still bounds it. */
+	long long pid_max;
+	int pm = aw_sysctl_read_ll("kernel.pid_max", &pid_max);
+	char *pid_max_value = pm == 0 ? xasprintf("%lld", pid_max) : xasprintf("unknown: %s", aw_errname(-pm));
+	aw_env_set(env, "sysctl.kernel.pid_max", pid_max_value);
+	free(pid_max_value);
 	/* A guest of abiwatch vm runs on a fresh boot where nothing was set;
 	 * a machine's global values may be its set-up's, not the kernel's
 	 * defaults (items that follow them declare .varies_with "setup"). */

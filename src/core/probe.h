@@ -79,6 +79,53 @@ struct aw_item {
 	 * cannot give as the kernel's.  Needs .varies_with "memory".  NULL:
 	 * no formula is declared; a move at equal memory is the kernel's. */
 	const struct aw_sizing *sizing;
+	/* For an observation whose key a run may have or lack, or whose
+	 * value a run may read, for a reason the same snapshot records (a
+	 * knob a module registers while loaded; one a kernel shows in a
+	 * child network namespace or only in the initial one; one read in a
+	 * fresh namespace; a default a distribution's patch sets): what
+	 * records it, so that diff names that cause instead of calling the
+	 * knob appeared, vanished or moved.  NULL: the kernel's own. */
+	const struct aw_witness_rule *witness;
+};
+
+/* What a witness of an item is (struct aw_item.witness). */
+enum aw_witness_kind {
+	/* The item's key exists only while a module is there: the witness
+	 * holds the module's state as lib/kmodule.h writes it. */
+	AW_WITNESS_MODULE,
+	/* The item's key exists only where a namespace shows it: the
+	 * witness is the same knob's key as the initial namespace showed it
+	 * alone, present on a run where the item's is not. */
+	AW_WITNESS_ELSEWHERE,
+	/* The item is read in the probe's fresh namespace: the witness is the
+	 * same knob read in the run's own (env.sysctl.*). */
+	AW_WITNESS_MACHINE,
+	/* The item's key exists only where a configuration option is on:
+	 * the witness is the option's value as sysctl.kconfig records it
+	 * ("y", "m", "n", "absent"). */
+	AW_WITNESS_CONFIG,
+	/* A default a distribution's patch set: the witness is the
+	 * configuration option that decides it, which both sides must give
+	 * alike for the patch, not the option, to explain the move. */
+	AW_WITNESS_PATCH,
+};
+
+struct aw_witness {
+	enum aw_witness_kind kind;
+	char cause[64];   /* "module:nf_conntrack", "netns", "pidns", "distro" */
+	char key[512];    /* the witness's full item name ("sysctl.knob.module.nf_conntrack") */
+	const char *why;  /* in words, with the source: "registered by net/netfilter/nf_conntrack_standalone.c" */
+	/* AW_WITNESS_ELSEWHERE: the item is the initial namespace's reading
+	 * and the witness a child's (false: the other way round). */
+	bool initial;
+};
+
+struct aw_witness_rule {
+	/* The witness of the reported item name (FAMILY.PROBE.NAME) on a
+	 * kernel of release and version (env.kernel.release, .version; NULL
+	 * where a snapshot lacks them): false where none. */
+	bool (*find)(const char *name, const char *release, const char *version, struct aw_witness *out);
 };
 
 /* struct aw_boot_inputs (lib/sizing.h): what a snapshot records of what

@@ -158,6 +158,25 @@ static const struct aw_cause causes[] = {
 	 * hard lockup detector, whose kernel.nmi_watchdog newer kernels
 	 * leave read-only (kernel/watchdog.c watchdog_sysctl_init()). */
 	{ "pmu", false, "env.pmu", "a CPU with a PMU (hardware performance counters)", "", false, NULL },
+	/* A knob a module registers while it is there (its state is the
+	 * sysctl family's module.NAME): =m and not loaded on one side,
+	 * loaded or =y on the other. */
+	{ "module:", true, "sysctl.knob.module.*", "the ", " module", false, NULL },
+	/* A knob the configuration decides, the option on one side only
+	 * (sysctl.kconfig.NAME): configured out, not removed. */
+	{ "config:", true, "sysctl.kconfig.*", "the kernel option ", "", false, NULL },
+	/* A net.* knob one side's kernel shows in a child network namespace
+	 * and the other only in the initial one (net.initns). */
+	{ "netns", false, "net.initns", "the network namespace they were read in", "", true,
+	  "a child one shows them on one side only, the initial one on the other" },
+	/* A knob read in the probe's fresh PID namespace, which has a value
+	 * of its own on one side only (kernel.pid_max since 6.14). */
+	{ "pidns", false, "env.sysctl.kernel.pid_max", "the PID namespace it was read in", "", true,
+	  "a fresh one has its own value on one side only; the machine's is alike" },
+	/* A default a distribution's patch set on one side only, the
+	 * configuration option alike. */
+	{ "distro", false, "env.kernel.version", "the distribution's configuration or patches", "", true,
+	  "a patch on one side only, its configuration option alike" },
 };
 
 /* The table's entry for the len bytes at cause, or NULL. */

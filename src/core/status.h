@@ -76,6 +76,10 @@ const char *aw_status_value_rule(enum aw_subject subject);
  *   vm           a throw-away machine (a VM guest) (env.vm.*)
  *   kconfig      the running kernel's configuration file can be read
  *                (/proc/config.gz, /boot/config-RELEASE; env.kernel.release)
+ *   module:NAME  the module that registers a knob is there (loaded or =y)
+ *   netns, pidns the namespace a knob was read in showed it, or had a
+ *                value of its own, on one side only
+ *   distro       a distribution's patch, the configuration alike
  *
  * so that a reader that knows no causes still reads a plain reason.
  */

@@ -354,6 +354,7 @@ void aw_diff_explain(const struct aw_causes *k, const struct aw_diff *d, struct 
 		}
 	}
 	if (explain_by_named_cause(c, o, n) || explain_by_i386(d, c, o, n) ||
+	    aw_diff_explain_by_witness(c, o, n, k->compared[0], k->compared[1]) ||
 	    explain_by_machine_size(k, d, c, o, n))
 		return;
 	if (c->kind == AW_DIFF_SKIPPED || c->kind == AW_DIFF_UNSKIPPED) {

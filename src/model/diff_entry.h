@@ -38,6 +38,11 @@ struct aw_causes *aw_diff_causes_begin(const struct aw_snapshot *old, const stru
 void aw_diff_causes_end(struct aw_causes *k);
 /* The cause a skip names in its reason, into buf: true when it has one. */
 bool aw_diff_named_cause(const struct entry *e, char buf[AW_CAUSE_MAX]);
+/* causes_witness.c: sets c's cause when what the item's witness
+ * recorded on each side (struct aw_item.witness: a module, the namespace
+ * a knob was read in, a distribution's patch) made the change. */
+bool aw_diff_explain_by_witness(struct aw_diff_change *c, const struct entry *o, const struct entry *n,
+				const struct aw_snapshot *old, const struct aw_snapshot *new);
 /* Sets c's cause when the environment, not the kernel, made the change. */
 void aw_diff_explain(const struct aw_causes *k, const struct aw_diff *d, struct aw_diff_change *c,
 		     const struct entry *o, const struct entry *n);

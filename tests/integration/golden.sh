@@ -74,6 +74,8 @@ diffs boot_a-boot_b boot-a.snapshot boot-b.snapshot
 diffs boot_a-boot_formula boot-a.snapshot boot-formula.snapshot
 diffs full-starved full.snapshot starved.snapshot
 diffs full-full full.snapshot full.snapshot
+diffs module_a-module_b module-a.snapshot module-b.snapshot text
+diffs ns_a-ns_b ns-a.snapshot ns-b.snapshot text
 # The matrix's pairs are large: --verbose, which only the text heeds,
 # once in each other format above is enough.
 diffs m61-m612 "$m61" "$m612" text

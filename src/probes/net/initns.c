@@ -109,6 +109,31 @@ static const struct aw_sizing inet_peers = {
 #define CPUS(k, why) AW_OBS_ITEM(k ".value", k ": " why, .varies_with = "cpus", .object = k, \
 				 .change = "follows the CPUs of the machine")
 
+/* A knob of this probe's that another run's fresh namespace showed
+ * instead (net.core.rmem_max since 6.11, 19249c0724f2; optmem_max since
+ * 6.9, f5769faeec36): the same knob as a child namespace read it, under
+ * sysctl.knob, which diff finds there on the side that lacks this one. */
+static bool initns_witness_find(const char *name, const char *release, const char *version,
+				struct aw_witness *out)
+{
+	static const char prefix[] = "net.initns.", suffix[] = ".value";
+	size_t n = strlen(name), p = sizeof(prefix) - 1, s = sizeof(suffix) - 1;
+	(void)release;
+	(void)version;
+	memset(out, 0, sizeof(*out));
+	if (n <= p + s || strncmp(name, prefix, p) != 0 || strcmp(name + n - s, suffix) != 0)
+		return false;
+	out->kind = AW_WITNESS_ELSEWHERE;
+	out->initial = true;
+	snprintf(out->cause, sizeof(out->cause), "netns");
+	snprintf(out->key, sizeof(out->key), "sysctl.knob.%.*s.value", (int)(n - p - s), name + p);
+	out->why = "sysctl.knob reads net.* in a fresh network namespace, and records there what a child "
+		   "namespace shows";
+	return true;
+}
+
+static const struct aw_witness_rule initns_witness = { .find = initns_witness_find };
+
 static const struct aw_item initns_items[] = {
 	/* count and the knobs themselves are one object, "knobs": knobs
 	 * that moved into every namespace are one line in diff, beside the
@@ -126,7 +151,7 @@ static const struct aw_item initns_items[] = {
 	CPUS("net.core.flow_limit_cpu_bitmap", "a CPU mask"),
 	CPUS("net.core.rps_default_mask", "a CPU mask as wide as the CPUs"),
 	AW_OBS_ITEM("*.value", "a knob of the initial network namespace a fresh one lacks, as read "
-		    "there (tabs as spaces)", .object = "knobs",
+		    "there (tabs as spaces)", .object = "knobs", .witness = &initns_witness,
 		    .change = "a machine-wide network default moved: every namespace's sockets see it"),
 	AW_ITEMS_END
 };

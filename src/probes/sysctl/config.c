@@ -50,6 +50,7 @@ static const struct aw_item kconfig_items[] = {
 	OPT("security_yama", "SECURITY_YAMA: kernel.yama.* (also needs yama in CONFIG_LSM)"),
 	OPT("bpf_syscall", "BPF_SYSCALL: kernel.unprivileged_bpf_disabled, kernel.bpf_stats_enabled"),
 	OPT("hz", "HZ: the unit of the jiffies knobs (net.ipv6.neigh.*.retrans_time)"),
+	OPT("sched_autogroup", "SCHED_AUTOGROUP: kernel.sched_autogroup_enabled (its boot default, 1 upstream, was a distribution's patch in Debian before 6.9.7-1)"),
 	AW_ITEMS_END,
 };
 

@@ -136,7 +136,7 @@ static const struct aw_item knob_items[] = {
 	SCALED("net.ipv4.tcp_wmem", "memory", NULL, "send buffer min, default, max: max from low memory / 128, capped at 4 MiB"),
 	KNOB_ITEM("kernel.pid_max.value",
 		    "kernel.pid_max: 32768, or 1024 per possible CPU above 32; per PID namespace since 6.14 (7863dcc72d0f)",
-		    .varies_with = "cpus", .unit = "pids",
+		    .varies_with = "cpus", .unit = "pids", .witness = &sc_witness,
 		    .change = "largest pid + 1: programs storing pids in 16 bits or sizing tables by it break"),
 	KNOB_ITEM("kernel.watchdog_cpumask.value", "kernel.watchdog_cpumask: the CPUs the lockup watchdog runs on",
 		    .varies_with = "cpus", .change = "follows the CPUs of the machine"),
@@ -157,20 +157,28 @@ static const struct aw_item knob_items[] = {
 		    "or the errno (ENOTSUPP, 524, without a PMU)", .varies_with = "pmu",
 		    .change = "follows whether the CPU has a PMU; on one that has, sysctl.conf lines "
 			      "switching the NMI watchdog now fail, or stop failing"),
+	/* Before the walk: what registers knobs while it is there
+	 * (witness.c), so that diff tells a module's knobs from the kernel's. */
+	AW_OBS_ITEM("module.*", "a module that registers knobs while it is there, as the walk found it: "
+		    "loaded, not loaded, built in or not built, with its configuration option (=m, =y)",
+		    .witness = &sc_witness,
+		    .change = "the module is there on one side only: the knobs it registers appear or vanish with it"),
 	AW_OBS_ITEM("*.mode", "the file's permission bits, in octal: the knob exists on this kernel",
 		    .change = "a knob that vanished fails every sysctl.conf line, runtime and program that sets it "
-			      "(ENOENT); one that appeared is a new interface; a new mode changes who may set it"),
+			      "(ENOENT); one that appeared is a new interface; a new mode changes who may set it",
+		    .witness = &sc_witness),
 	/* A running machine's values may be its set-up's (sysctl.d, the
 	 * command line, its init; namespaced knobs too, where a new
 	 * namespace copies the initial one's): compared between fresh boots
 	 * or runs of one machine, not across. */
 	AW_OBS_ITEM("*.value", "the value as read, tabs as spaces, without the last newline (unobserved: why not read)",
-		    .change = KNOB_CHANGE_VALUE, .varies_with = "setup"),
+		    .change = KNOB_CHANGE_VALUE, .varies_with = "setup", .witness = &sc_witness),
 	AW_OBS_ITEM("*.writeback",
 		    "writing the value just read back, in a namespace of the probe's own (in an abiwatch vm guest, "
 		    "any knob): accepted, or the errno",
 		    .change = "tools that rewrite current values (sysctl --system, container runtimes, "
-			      "configuration managers) now fail on this knob, or stop failing"),
+			      "configuration managers) now fail on this knob, or stop failing",
+		    .witness = &sc_witness),
 	AW_ITEMS_END,
 };
 
@@ -471,6 +479,10 @@ static void report_absent(struct aw_ctx *ctx)
 static void knob_run(struct aw_ctx *ctx)
 {
 	struct walk w = { .ctx = ctx };
+	struct aw_kconfig cfg;
+	aw_kconfig_load(&cfg);
+	sc_report_modules(ctx, &cfg);
+	aw_kconfig_free(&cfg);
 	int rc = aw_sysctl_walk("/proc/sys", "", visit, &w);
 
 	if (rc < 0) {

@@ -41,6 +41,14 @@ struct sc_known {
 extern const struct sc_known sc_known_knobs[];
 extern const size_t sc_nknown_knobs;
 
+/* Why a knob is on one run and not another, or reads another value,
+ * for a reason the snapshot records (witness.c): a module, the
+ * namespace it is read in, a distribution's patch. */
+extern const struct aw_witness_rule sc_witness;
+/* module.NAME for every module that registers knobs: its state now,
+ * before the walk (cfg: the loaded configuration, text NULL if none). */
+void sc_report_modules(struct aw_ctx *ctx, const struct aw_kconfig *cfg);
+
 /* The formulas of the knobs sized at boot (sized.c). */
 extern const struct aw_sizing sc_file_max, sc_user_reserve, sc_admin_reserve, sc_threads_max,
 	sc_half_threads_max, sc_min_free;

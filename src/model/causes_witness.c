@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Causes a snapshot records beside the item (struct aw_item.witness): a
+ * module that registers a knob and was there on one side only, a knob a
+ * child network namespace shows on one side only, one read in a fresh
+ * namespace that has a value of its own on one side only, a default a
+ * distribution's patch set on one side only.  The family says what
+ * witnesses an item; this file weighs the witnesses of both sides, and
+ * names no family or knob.  aw_diff_explain() asks it (causes.c).
+ */
+#include "diff_entry.h"
+#include "lib/kmodule.h"
+#include "lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct side {
+	const struct aw_snapshot *snap;
+	const struct entry *entry; /* NULL: the key is missing */
+	bool has;                  /* the item has a witness on this side */
+	struct aw_witness w;
+};
+
+/* A witness's value in a snapshot: an env.* key, or an observation
+ * made; NULL where the snapshot has none. */
+static const char *witness_value(const struct aw_snapshot *s, const char *key)
+{
+	if (strncmp(key, "env.", 4) == 0)
+		return aw_snapshot_get(s, key);
+	const struct aw_record *r = aw_snapshot_observation(s, key);
+	return r && r->cls == AW_KEY_OBS ? r->value : NULL;
+}
+
+static const char *side_name(int i)
+{
+	return i ? "new" : "old";
+}
+
+static void fold(struct aw_diff_change *c, const char *cause_key, bool new_side, char *cause)
+{
+	c->cause_key = xstrdup(cause_key);
+	c->new_side = new_side;
+	c->cause = cause;
+}
+
+/* The module's record itself (module.NAME) changed: what it records is
+ * the environment of the knobs, not an interface. */
+static bool module_record(struct aw_diff_change *c, const struct side s[2])
+{
+	const char *v[2] = { s[0].entry ? s[0].entry->rec->value : NULL,
+			     s[1].entry ? s[1].entry->rec->value : NULL };
+	enum aw_kmodule_state st[2] = { aw_kmodule_parse(v[0], NULL), aw_kmodule_parse(v[1], NULL) };
+	int lacking = aw_kmodule_present(st[0]) ? 1 : 0;
+	fold(c, s[lacking].w.cause, lacking, xasprintf("%s's state as the walk found it: %s -> %s",
+						      s[lacking].w.cause, v[0] ? v[0] : "(not recorded)",
+						      v[1] ? v[1] : "(not recorded)"));
+	return true;
+}
+
+static const char *module_summary(enum aw_kmodule_state lacking, enum aw_kmodule_state present)
+{
+	if (lacking == AW_KMOD_NOT_LOADED && present == AW_KMOD_LOADED)
+		return "loaded on one side only";
+	if (lacking == AW_KMOD_NOT_LOADED && present == AW_KMOD_BUILT_IN)
+		return "=m on one side, =y on the other";
+	if (lacking == AW_KMOD_NOT_BUILT)
+		return "built on one side only";
+	return "there on one side only";
+}
+
+/* The side at index l lacks the knob, whose module was not there; the
+ * other side had it there, or registers the knob without it. */
+static bool by_module(struct aw_diff_change *c, const struct side s[2], int l)
+{
+	const struct side *L = &s[l], *P = &s[!l];
+	const char *lv = witness_value(L->snap, L->w.key);
+	enum aw_kmodule_state ls = aw_kmodule_parse(lv, NULL);
+	if (ls == AW_KMOD_UNKNOWN || aw_kmodule_present(ls))
+		return false;
+	if (P->has && P->w.kind == AW_WITNESS_MODULE && strcmp(P->w.key, L->w.key) == 0) {
+		const char *pv = witness_value(P->snap, P->w.key);
+		enum aw_kmodule_state ps = aw_kmodule_parse(pv, NULL);
+		if (!aw_kmodule_present(ps))
+			return false;
+		fold(c, L->w.cause, l, xasprintf("%s (%s), which registers it (%s): %s on the %s side, %s on the %s",
+						 L->w.cause, module_summary(ls, ps), L->w.why, lv, side_name(l), pv,
+						 side_name(!l)));
+		return true;
+	}
+	fold(c, L->w.cause, l, xasprintf("%s registers it on the %s side (%s), where it was %s; the %s side's "
+					 "kernel registers it without the module", L->w.cause, side_name(l),
+					 L->w.why, lv, side_name(!l)));
+	return true;
+}
+
+/* The value the side at index l recorded in the other namespace stands
+ * in for the missing key: a default that moved is a kernel change, said
+ * with where each side read it. */
+static void moved_default(struct aw_diff_change *c, const struct side *L, int l, const char *there)
+{
+	char **v = l ? &c->new_value : &c->old_value;
+	free(*v);
+	*v = xstrdup(there);
+	if (l)
+		c->new_absent = false;
+	else
+		c->old_absent = false;
+	c->kind = AW_DIFF_CHANGED;
+	char *meaning = xasprintf("%s; the %s side's value is the initial network namespace's (%s), the only one "
+				  "that showed the knob there, the other's a child one's: %s", c->meaning ? c->meaning : "",
+				  side_name(l), L->w.key, L->w.why);
+	free(c->meaning);
+	c->meaning = meaning;
+}
+
+/* The side at index l lacks the key, and records the same knob as
+ * another namespace showed it (w.key): the knob is visible in a child
+ * network namespace on one side only.  A value that differs as well is
+ * a default that moved, which stays a kernel change. */
+static bool by_namespace_shown(struct aw_diff_change *c, const struct side s[2], int l)
+{
+	const struct side *L = &s[l], *P = &s[!l];
+	const char *there = witness_value(L->snap, L->w.key);
+	if (!there || !P->entry)
+		return false;
+	const char *pv = P->entry->rec->value, *name = P->entry->rec->name;
+	size_t n = strlen(name);
+	bool mode = n > 5 && strcmp(name + n - 5, ".mode") == 0;
+	bool value = n > 6 && strcmp(name + n - 6, ".value") == 0;
+	if (value && P->entry->rec->cls == AW_KEY_OBS && strcmp(there, pv) != 0 && !L->w.initial) {
+		moved_default(c, L, l, there);
+		return false;
+	}
+	bool read_only = mode && strncmp(pv, "04", 2) == 0;
+	/* Which side a child namespace shows it on: the side lacking a
+	 * child's reading, or the one lacking the initial one's. */
+	bool now = (l == 0) != L->w.initial;
+	/* One group whichever side lacks it, as for the machine's size. */
+	fold(c, L->w.cause, true, xasprintf("%s visible in a child network namespace%s: the %s side records it as "
+					    "%s = %s (%s)", now ? "now" : "no longer", read_only ? " (read-only)" : "",
+					    side_name(l), L->w.key, there, L->w.why));
+	return true;
+}
+
+/* The side at index l lacks the knob and has its option off ("n", or
+ * "absent": no such option, or its dependencies unmet); the other side
+ * has it on. */
+static bool by_config(struct aw_diff_change *c, const struct side s[2], int l)
+{
+	const struct side *L = &s[l], *P = &s[!l];
+	const char *lv = witness_value(L->snap, L->w.key), *pv = witness_value(P->snap, L->w.key);
+	bool off = lv && (strcmp(lv, "n") == 0 || strcmp(lv, "absent") == 0);
+	bool on = pv && (strcmp(pv, "y") == 0 || strcmp(pv, "m") == 0);
+	if (!off || !on)
+		return false;
+	fold(c, L->w.cause, l, xasprintf("configured out on the %s side: %s = %s there, %s on the %s (%s)",
+					 side_name(l), L->w.key, lv, pv, side_name(!l), L->w.why));
+	return true;
+}
+
+/* Read in a fresh namespace of the probe's: where the run's own
+ * namespace (the machine's) has the same value on both sides and a side
+ * read another in the fresh one, that namespace's value of its own made
+ * the change. */
+static bool by_namespace_read(struct aw_diff_change *c, const struct side s[2])
+{
+	const char *m0 = witness_value(s[0].snap, s[0].w.key), *m1 = witness_value(s[1].snap, s[1].w.key);
+	const char *v0 = s[0].entry->rec->value, *v1 = s[1].entry->rec->value;
+	if (!m0 || !m1 || strcmp(m0, m1) != 0 || strncmp(m0, "unknown", 7) == 0 ||
+	    (strcmp(v0, m0) == 0 && strcmp(v1, m1) == 0))
+		return false;
+	fold(c, s[1].w.cause, true, xasprintf("read in the probe's fresh namespace, which has a value of its own "
+					      "on one side only (%s): %s -> %s there; the machine's (%s, read in the "
+					      "run's namespace) is %s on both sides", s[1].w.why, v0, v1, s[1].w.key, m0));
+	return true;
+}
+
+/* A default a distribution's patch set on the side that carries it,
+ * the configuration option that decides it alike on both. */
+static bool by_patch(struct aw_diff_change *c, const struct side s[2])
+{
+	int p = s[0].has && s[0].w.kind == AW_WITNESS_PATCH ? 0 : 1;
+	if (!s[p].has || s[p].w.kind != AW_WITNESS_PATCH ||
+	    (s[!p].has && s[!p].w.kind == AW_WITNESS_PATCH))
+		return false;
+	const char *o0 = witness_value(s[0].snap, s[p].w.key), *o1 = witness_value(s[1].snap, s[p].w.key);
+	if (!o0 || !o1 || strcmp(o0, o1) != 0)
+		return false;
+	fold(c, s[p].w.cause, p, xasprintf("the %s side's kernel carries a distribution's patch: %s; the option "
+					   "is alike on both sides (%s = %s)", side_name(p), s[p].w.why,
+					   s[p].w.key, o0));
+	return true;
+}
+
+bool aw_diff_explain_by_witness(struct aw_diff_change *c, const struct entry *o, const struct entry *n,
+				const struct aw_snapshot *old, const struct aw_snapshot *new)
+{
+	const struct entry *e = n ? n : o;
+	const struct aw_item *it;
+	(void)aw_diff_known(e, &it);
+	if (!it || !it->witness || !old || !new)
+		return false;
+	struct side s[2] = { { .snap = old, .entry = o }, { .snap = new, .entry = n } };
+	for (int i = 0; i < 2; i++)
+		s[i].has = it->witness->find(e->rec->name, aw_snapshot_get(s[i].snap, "env.kernel.release"),
+					     aw_snapshot_get(s[i].snap, "env.kernel.version"), &s[i].w);
+	const struct side *any = s[1].has ? &s[1] : &s[0];
+	if (!any->has)
+		return false;
+	if (any->w.kind == AW_WITNESS_MODULE && strcmp(any->w.key, e->rec->name) == 0)
+		return module_record(c, s);
+	if (c->old_absent != c->new_absent) {
+		int l = c->old_absent ? 0 : 1;
+		if (!s[l].has)
+			return false;
+		if (s[l].w.kind == AW_WITNESS_MODULE)
+			return by_module(c, s, l);
+		if (s[l].w.kind == AW_WITNESS_ELSEWHERE)
+			return by_namespace_shown(c, s, l);
+		if (s[l].w.kind == AW_WITNESS_CONFIG)
+			return by_config(c, s, l);
+		return false;
+	}
+	if (c->kind != AW_DIFF_CHANGED || !o || !n || o->rec->cls != AW_KEY_OBS || n->rec->cls != AW_KEY_OBS)
+		return false;
+	if (s[0].has && s[1].has && s[0].w.kind == AW_WITNESS_MACHINE && s[1].w.kind == AW_WITNESS_MACHINE)
+		return by_namespace_read(c, s);
+	return by_patch(c, s);
+}
