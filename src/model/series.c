@@ -191,6 +191,7 @@ void aw_series_compute(const struct aw_snapshot *const *snaps, size_t n, struct 
 			r->cells[c] = cell_of(record_of(snaps[c], r->key));
 		read_values(r, n, run_start);
 		s->nflapping += r->flapping;
+		s->npresence += r->nvalues < 2;
 	}
 	free(run_start);
 	s->pairs = xcalloc(n, sizeof(*s->pairs));

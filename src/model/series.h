@@ -82,6 +82,10 @@ struct aw_series {
 	size_t nrows;
 	struct aw_series_pair *pairs; /* pairs[c - 1]: columns c - 1 and c */
 	size_t nflapping;             /* rows that flap */
+	/* Rows whose value never moved (one value at most: the item only
+	 * appeared, vanished or went unobserved somewhere): the views list
+	 * their objects with each pair, not a row each. */
+	size_t npresence;
 };
 
 /* The series of n snapshots in the order given (their kernels' version

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The series on the report's first screen: see series.h.  A long value
- * is written where it first appears or changes, and as "=" (its whole
- * value in the title) where it stays, so that a row of fourteen kernels
- * stays readable; a set of names shows what moved from its left.
+ * is written where it first appears or changes, and as "=" where it
+ * stays, so that a row of fourteen kernels stays readable and the page
+ * small; a set of names shows what moved from its left (the whole value
+ * in the cell's title).
  */
 #include "series.h"
 #include "lib/util.h"
@@ -95,25 +96,33 @@ static void value_cell(FILE *out, const struct aw_series_row *r, size_t c)
 				moved = r->cells[k].nth != cell->nth;
 				break;
 			}
-	fprintf(out, "<td class=\"%s\" title=\"", cell->first ? "first" : moved ? "moved" : "same");
-	aw_html_escape(out, cell->value);
-	fputs("\">", out);
-	if (moved || shortv) {
-		char *words = shortv ? xstrdup(cell->value) : aw_series_value_words(r, c);
+	bool start = cell->nth == 0 && r->value_cols[0] == c; /* the row's first value */
+	fprintf(out, "<td class=\"%s\"", cell->first ? "first" : start ? "start" : moved ? "moved" : "same");
+	if (!moved || shortv) { /* the value itself, or "=": the same as on its left */
+		fputc('>', out);
+		aw_html_escape(out, shortv ? cell->value : "=");
+	} else { /* what moved, the whole value in its title */
+		char *words = aw_series_value_words(r, c);
+		if (strcmp(words, cell->value) != 0) {
+			fputs(" title=\"", out);
+			aw_html_escape(out, cell->value);
+			fputc('"', out);
+		}
+		fputc('>', out);
 		aw_html_escape(out, words);
 		free(words);
-	} else {
-		fputc('=', out);
 	}
 	fputs("</td>", out);
 }
 
 static void items_table(FILE *out, const struct aw_series *s, const char *const *labels)
 {
-	fprintf(out, "<details class=\"series\"%s><summary>The %zu items the kernel changed, "
-		"kernel by kernel (a new value marked where it first appears)</summary>\n"
-		"<table class=\"series\" id=\"series-table\">\n<thead><tr><th>item</th>",
-		s->nrows <= OPEN_ROWS ? " open" : "", s->nrows);
+	size_t shown = s->nrows - s->npresence;
+	fprintf(out, "<details class=\"series\"%s><summary>The %zu item%s whose value the kernel "
+		"changed, kernel by kernel (a new value marked where it first appears; %zu more only "
+		"appeared, vanished or went unobserved: their objects are in the table above)"
+		"</summary>\n<table class=\"series\" id=\"series-table\">\n<thead><tr><th>item</th>",
+		shown <= OPEN_ROWS ? " open" : "", shown, shown == 1 ? "" : "s", s->npresence);
 	for (size_t c = 0; c < s->ncols; c++) {
 		fputs("<th class=\"kernel\">", out);
 		aw_html_escape(out, labels[c]);
@@ -122,6 +131,8 @@ static void items_table(FILE *out, const struct aw_series *s, const char *const 
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct aw_series_row *r = &s->rows[i];
+		if (r->nvalues < 2)
+			continue;
 		fprintf(out, "<tr%s id=\"series-", r->flapping ? " class=\"flapping\"" : "");
 		aw_html_escape(out, r->key);
 		fputs("\"><th class=\"item\">", out);
@@ -151,6 +162,6 @@ void aw_html_series(FILE *out, const struct aw_series *s, const char *const *lab
 		"counted).</p>\n", s->ncols, behaviour, behaviour == 1 ? "" : "s", s->nrows,
 		s->nrows == 1 ? "" : "s", s->nflapping ? "flap" : "", s->nflapping);
 	pairs_table(out, s, labels);
-	if (s->nrows)
+	if (s->nrows > s->npresence)
 		items_table(out, s, labels);
 }

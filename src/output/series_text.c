@@ -121,10 +121,13 @@ void aw_series_text(FILE *out, const struct aw_series *s, const char *const *lab
 		return;
 	int keyw = 4, colw = (int)snprintf(NULL, 0, "k%zu", s->ncols) + 1;
 	for (size_t i = 0; i < s->nrows; i++)
-		if ((int)strlen(s->rows[i].key) > keyw)
+		if (s->rows[i].nvalues > 1 && (int)strlen(s->rows[i].key) > keyw)
 			keyw = (int)strlen(s->rows[i].key);
-	fputs("# items (a, b, ...: its values; . absent; - not observed; * where a value first "
-	      "appears):\n", out);
+	if (s->npresence == s->nrows)
+		return;
+	fprintf(out, "# items whose value moved (a, b, ...: its values; . absent; - not observed; * "
+		"where a value first appears); %zu more only appeared, vanished or went unobserved "
+		"(their objects are in the pairs' lines):\n", s->npresence);
 	fprintf(out, "# %-*s", keyw, "item");
 	for (size_t c = 0; c < s->ncols; c++) {
 		char k[24];
@@ -133,5 +136,6 @@ void aw_series_text(FILE *out, const struct aw_series *s, const char *const *lab
 	}
 	fputc('\n', out);
 	for (size_t i = 0; i < s->nrows; i++)
-		item_row(out, &s->rows[i], s->ncols, keyw, colw);
+		if (s->rows[i].nvalues > 1)
+			item_row(out, &s->rows[i], s->ncols, keyw, colw);
 }

@@ -60,20 +60,22 @@ sed -n '/^# series/,$p' "$m"
 expect() { # description fixed-string
 	grep -qF -- "$2" "$m" && ok "matrix.txt: $1" || bad "matrix.txt: no '$2' ($1)"
 }
-expect "a line for the series" "# series: 3 kernels in version order, 3 behaviour changes between neighbours, 4 items changed, 1 flapping"
+expect "a line for the series" "# series: 3 kernels in version order, 3 behaviour changes between neighbours, 5 items changed, 1 flapping"
 expect "kernels numbered in version order" "#   k3 9.1.0-10-fake-amd64"
 expect "the pair's behaviour changes and objects" "#   k1 -> k2: 3 behaviour changes: fam.d, fam.a, fam.c; 1 flapping"
 expect "the pair's flapping object" "1 flapping (not counted): fam.b"
-expect "the second pair: an appeared interface, the flapping one" "#   k2 -> k3: 0 behaviour changes; 1 appeared; 1 flapping (not counted): fam.b"
+expect "the second pair: an appeared interface, the flapping one" "#   k2 -> k3: 0 behaviour changes; 2 appeared; 1 flapping (not counted): fam.b"
 expect "the new value marked where it first appears" "#     b = accepted  (first in k2)"
 expect "a set as what moved" "#     b = 9 -> 11: +memory.peak +pids.peak  (first in k2)"
 grep -E '^# obs\.fam\.a\.v +a +b\* +b *$' "$m" >/dev/null && ok "matrix.txt: a cell per kernel, a b* b" ||
 	bad "matrix.txt: the row of obs.fam.a.v: $(grep '^# obs.fam.a.v' "$m")"
-grep -E '^# obs\.fam\.d\.here +a +\. +a *$' "$m" >/dev/null && ok "matrix.txt: absent between two values: a . a, no change" ||
+grep -E '^# obs\.fam\.d\.here +a +\. +b\* *$' "$m" >/dev/null && ok "matrix.txt: absent between two values: a . b*, not flapping" ||
 	bad "matrix.txt: the row of obs.fam.d.here: $(grep '^# obs.fam.d.here' "$m")"
 grep -E '^# obs\.fam\.b\.flap .*FLAPPING' "$m" >/dev/null && ok "matrix.txt: 4 8 4 marked flapping" ||
 	bad "matrix.txt: obs.fam.b.flap not flapping"
 grep -q 'fam.e' "$m" && bad "matrix.txt: an item that never changed has a row" || ok "matrix.txt: no row for what never changed"
+expect "an item that only appeared: said, no row" "1 more only appeared, vanished or went unobserved"
+grep -q '^# obs.fam.f.new' "$m" && bad "matrix.txt: a row for fam.f.new, which only appeared" || ok "matrix.txt: no row for what only appeared"
 
 page=$work/report.html
 "$abiwatch" report -o "$page" "$out" 2>"$work/err" || { bad "report: $(cat "$work/err")"; }
@@ -87,7 +89,7 @@ grep -q 'class="obj flap" href="#pair-2-fam">fam.b (flapping: not counted)' <<<"
 	ok "report: the flapping object marked" || bad "report: fam.b not marked flapping"
 grep -q '<tr class="flapping" id="series-obs.fam.b.flap">' "$page" && ok "report: the flapping row marked" ||
 	bad "report: the flapping row"
-grep -q '<td class="first" title="accepted">accepted</td>' "$page" && ok "report: the first appearance marked" ||
+grep -q '<td class="first">accepted</td>' "$page" && ok "report: the first appearance marked" ||
 	bad "report: no first appearance marked"
 grep -q '>9 -&gt; 11: +memory.peak +pids.peak</td>' "$page" && ok "report: a set as what moved" ||
 	bad "report: the set's cell"

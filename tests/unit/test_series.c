@@ -142,6 +142,7 @@ static void test_absent_and_unobserved_are_no_value(void **state)
 	assert_false(w->flapping); /* a, a, absent, a */
 	assert_int_equal(w->changes, 0);
 	assert_int_equal(w->nvalues, 1);
+	assert_int_equal(f.s.npresence, 1); /* w: its value never moved */
 	release(&f);
 }
 
