@@ -21,9 +21,13 @@
 
 static const char report_usage[] =
 	"Usage: abiwatch report [OPTION...] -o FILE SNAPSHOT...\n"
-	"Write the snapshots side by side as one static HTML page.  First a table\n"
-	"of the kernel changes by family and neighbouring pair, each count linked\n"
-	"to its changes; then each pair as 'abiwatch diff' shows it: its summary\n"
+	"Write the snapshots side by side as one static HTML page.  First the\n"
+	"series: per neighbouring pair its behaviour changes and their objects,\n"
+	"each linked to its changes, then a row per item that changed anywhere,\n"
+	"a cell per kernel, where each new value first appears marked, a value\n"
+	"that comes back within a stable line marked flapping (not counted).\n"
+	"Then a table of the kernel changes by family and neighbouring pair, each\n"
+	"count linked to its changes; then each pair as 'abiwatch diff' shows it: its summary\n"
 	"line, the changes one per object (named consequences and vanished\n"
 	"interfaces, other behaviour changes, interfaces that appeared), what the\n"
 	"environment explains folded by cause.  Last a column per kernel and a\n"

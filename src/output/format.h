@@ -46,7 +46,8 @@ struct aw_matrix_row {
 };
 
 /* Several kernels at once: what matrix, report and kcidb write.  Each
- * format reads its part: text the rows (matrix.txt), html the report's
+ * format reads its part: text the rows and the series of the labelled
+ * snapshots (matrix.txt), html the report's
  * options, columns included (and fills stats), kcidb the snapshots. */
 struct aw_several {
 	const struct aw_matrix_row *rows;
@@ -55,6 +56,9 @@ struct aw_several {
 	struct aw_report_stats *stats;
 	const struct aw_snapshot *const *snaps;
 	size_t nsnaps;
+	/* For matrix.txt's series section: the kernels' snapshots in
+	 * version order (snaps) and a name for each; NULL: none. */
+	const char *const *snap_labels;
 	const struct aw_kcidb_opts *kcidb;
 };
 

@@ -2,6 +2,7 @@
 /* Snapshots side by side as one static HTML page: see html_report.h. */
 #include "html_report.h"
 #include "output/diff.h"
+#include "output/series.h"
 #include "core/env.h"
 #include "core/registry.h"
 #include "lib/util.h"
@@ -259,6 +260,11 @@ static void esc(FILE *out, const char *s)
 	}
 }
 
+void aw_html_escape(FILE *out, const char *text)
+{
+	esc(out, text);
+}
+
 static void esc_n(FILE *out, const char *s, size_t n)
 {
 	char *t = strndup(s, n);
@@ -412,7 +418,7 @@ static void write_head(FILE *out, const struct aw_report_opts *o, const struct m
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"abiwatch " ABIWATCH_VERSION "\">\n<title>", out);
 	esc(out, title);
-	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
+	fprintf(out, "</title>\n<style>%s%s</style>\n</head>\n<body>\n<h1>", css, aw_html_series_css);
 	esc(out, title);
 	fprintf(out, "</h1>\n<p class=\"meta\" id=\"summary\">%zu snapshots, %zu rows; "
 		"<span id=\"changed-rows\">%zu</span> rows differ between neighbouring columns "
@@ -823,12 +829,30 @@ static void write_row(FILE *out, const struct aw_report_opts *o, const struct ro
 	fputs("</tr>\n", out);
 }
 
+/* The series first (html_series.c): what each update changed. */
+static void write_series(FILE *out, const struct aw_report_opts *o)
+{
+	const struct aw_snapshot **snaps = xcalloc(o->ncols + 1, sizeof(*snaps));
+	const char **labels = xcalloc(o->ncols + 1, sizeof(*labels));
+	for (size_t c = 0; c < o->ncols; c++) {
+		snaps[c] = &o->cols[c].snap;
+		labels[c] = column_name(o, c);
+	}
+	struct aw_series s;
+	aw_series_compute(snaps, o->ncols, &s);
+	aw_html_series(out, &s, labels);
+	aw_series_free(&s);
+	free(snaps);
+	free(labels);
+}
+
 void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_stats *stats)
 {
 	struct model m;
 	build(&m, o);
 	struct aw_report_stats st = count(&m);
 	write_head(out, o, &m, &st);
+	write_series(out, o);
 	struct shown sh = { 0 };
 	write_changes(out, o, &m, &sh);
 	fputs("<h2>Environments</h2>\n", out);

@@ -4,10 +4,12 @@
  * people and for `make bench`: the outcome, the times of the whole job,
  * its boot and its run, then each family's (the sum of its probes' times
  * in the job's KTAP, read back here), so that where a guest's time goes
- * shows kernel by kernel.
+ * shows kernel by kernel; then the series of their snapshots
+ * (series_text.c): what each update changed, item by item.
  */
 #include "format.h"
 #include "output.h"
+#include "series.h"
 #include "lib/util.h"
 
 #include <stdlib.h>
@@ -98,5 +100,11 @@ int aw_matrix_text(FILE *f, const struct aw_several *s)
 			fprintf(f, "#   %s: %s\n", r->label, r->why);
 	}
 	free_family_columns(s, &fc);
+	if (s->snap_labels && s->nsnaps > 1) {
+		struct aw_series series;
+		aw_series_compute(s->snaps, s->nsnaps, &series);
+		aw_series_text(f, &series, s->snap_labels);
+		aw_series_free(&series);
+	}
 	return ferror(f) ? -1 : 0;
 }

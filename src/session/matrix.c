@@ -106,6 +106,44 @@ static void write_diffs(const struct aw_matrix *m)
 	}
 }
 
+/* The snapshots of the jobs that have one, in the jobs' (version)
+ * order, for matrix.txt's series; one that cannot be read is left out
+ * and said. */
+struct series_snapshots {
+	struct aw_snapshot *snaps;
+	struct aw_snapshot **ptrs;
+	const char **labels;
+	size_t n;
+};
+
+static void load_series(const struct aw_matrix *m, struct series_snapshots *ss)
+{
+	ss->snaps = xcalloc(m->njobs + 1, sizeof(*ss->snaps));
+	ss->ptrs = xcalloc(m->njobs + 1, sizeof(*ss->ptrs));
+	ss->labels = xcalloc(m->njobs + 1, sizeof(*ss->labels));
+	ss->n = 0;
+	for (size_t i = 0; i < m->njobs; i++) {
+		char *path = aw_matrix_file(m, m->jobs[i].label, "snapshot"), *err = NULL;
+		if (access(path, R_OK) == 0 && aw_snapshot_load(path, &ss->snaps[ss->n], &err) == 0) {
+			ss->ptrs[ss->n] = &ss->snaps[ss->n];
+			ss->labels[ss->n++] = m->jobs[i].label;
+		} else if (err) {
+			fprintf(stderr, "abiwatch matrix: not in the series: %s\n", err);
+			free(err);
+		}
+		free(path);
+	}
+}
+
+static void free_series(struct series_snapshots *ss)
+{
+	for (size_t i = 0; i < ss->n; i++)
+		aw_snapshot_free(&ss->snaps[i]);
+	free(ss->snaps);
+	free(ss->ptrs);
+	free(ss->labels);
+}
+
 /* matrix.txt, written by the text format's several (output/format.h),
  * from a row per job. */
 static int write_table(const struct aw_matrix *m, char **err)
@@ -133,10 +171,16 @@ static int write_table(const struct aw_matrix *m, char **err)
 		};
 	}
 	struct aw_several several = { .rows = rows, .nrows = m->njobs };
+	struct series_snapshots ss;
+	load_series(m, &ss);
+	several.snaps = (const struct aw_snapshot *const *)ss.ptrs;
+	several.nsnaps = ss.n;
+	several.snap_labels = ss.labels;
 	bool ok = aw_format_find("text", AW_WRITES_SEVERAL, NULL)->several(f, &several) == 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok)
 		*err = xasprintf("%s: %s", path, strerror(errno));
+	free_series(&ss);
 	for (size_t i = 0; i < m->njobs; i++)
 		free(ktaps[i]);
 	free(ktaps);
