@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Snapshots side by side as one static HTML page: see html_report.h. */
+#include "html_escape.h"
 #include "html_report.h"
 #include "output/diff.h"
 #include "output/series.h"
@@ -248,21 +249,7 @@ static char *anchor_for(const struct aw_report_opts *o, const char *name)
 
 static void esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
-void aw_html_escape(FILE *out, const char *text)
-{
-	esc(out, text);
+	aw_html_escape(out, s);
 }
 
 static void esc_n(FILE *out, const char *s, size_t n)

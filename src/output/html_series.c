@@ -6,6 +6,7 @@
  * small; a set of names shows what moved from its left (the whole value
  * in the cell's title).
  */
+#include "html_escape.h"
 #include "series.h"
 #include "lib/util.h"
 

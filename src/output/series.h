@@ -32,7 +32,5 @@ void aw_series_text(FILE *out, const struct aw_series *s, const char *const *lab
 void aw_html_series(FILE *out, const struct aw_series *s, const char *const *labels);
 /* Its style, which the page's <style> carries. */
 extern const char aw_html_series_css[];
-/* Text escaped for HTML (html_report.c's). */
-void aw_html_escape(FILE *out, const char *text);
 
 #endif
