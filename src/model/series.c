@@ -34,20 +34,15 @@ static struct aw_series_row *row_of(struct aw_series *s, const struct aw_diff_ch
 	return r;
 }
 
-/* The record a change's key names in a snapshot: an observation made or
- * not, a check, a probe, or a key of a newer format. */
+/* The record a change's key names in a snapshot: an observation's key
+ * also finds it not made there (unobserved.NAME); any other key is the
+ * record's own. */
 static const struct aw_record *record_of(const struct aw_snapshot *snap, const char *key)
 {
-	static const enum aw_key_class classes[] = { AW_KEY_CHECK, AW_KEY_PROBE };
-	const char *prefix = aw_key_class_prefix(AW_KEY_OBS);
-	if (strncmp(key, prefix, strlen(prefix)) == 0)
-		return aw_snapshot_observation(snap, key + strlen(prefix));
-	for (size_t i = 0; i < AW_ARRAY_SIZE(classes); i++) {
-		prefix = aw_key_class_prefix(classes[i]);
-		if (strncmp(key, prefix, strlen(prefix)) == 0)
-			return aw_snapshot_find(snap, classes[i], key + strlen(prefix));
-	}
-	return aw_snapshot_find(snap, AW_KEY_OTHER, key);
+	const char *obs = aw_key_class_prefix(AW_KEY_OBS);
+	if (strncmp(key, obs, strlen(obs)) == 0)
+		return aw_snapshot_observation(snap, key + strlen(obs));
+	return aw_snapshot_record(snap, key);
 }
 
 static struct aw_series_cell cell_of(const struct aw_record *r)
@@ -72,7 +67,6 @@ static struct aw_series_cell cell_of(const struct aw_record *r)
  * not run on one kernel changes nothing. */
 static void read_values(struct aw_series_row *r, size_t ncols, const size_t *run_start)
 {
-	const char **seen = xcalloc(ncols + 1, sizeof(*seen));
 	size_t *last_col = xcalloc(ncols + 1, sizeof(*last_col)); /* of each value */
 	r->value_cols = xcalloc(ncols + 1, sizeof(*r->value_cols));
 	size_t last = SIZE_MAX; /* the nth of the latest kernel with a value */
@@ -81,11 +75,10 @@ static void read_values(struct aw_series_row *r, size_t ncols, const size_t *run
 		if (cell->state != AW_SERIES_VALUE)
 			continue;
 		size_t k = 0;
-		while (k < r->nvalues && strcmp(seen[k], cell->value) != 0)
+		while (k < r->nvalues && strcmp(r->cells[r->value_cols[k]].value, cell->value) != 0)
 			k++;
 		if (k == r->nvalues) {
-			r->value_cols[k] = c;
-			seen[r->nvalues++] = cell->value;
+			r->value_cols[r->nvalues++] = c;
 			cell->first = last != SIZE_MAX;
 		} else if (k != last && last != SIZE_MAX && last_col[k] >= run_start[c]) {
 			r->flapping = true; /* an earlier value of this line, back */
@@ -98,7 +91,6 @@ static void read_values(struct aw_series_row *r, size_t ncols, const size_t *run
 	free(last_col);
 	if (r->flapping)
 		r->changes = 0;
-	free(seen);
 }
 
 static int by_first_change(const void *a, const void *b)
@@ -197,6 +189,7 @@ void aw_series_compute(const struct aw_snapshot *const *snaps, size_t n, struct 
 	s->pairs = xcalloc(n, sizeof(*s->pairs));
 	for (size_t c = 1; c < n; c++) {
 		read_pair(s, &d[c], &s->pairs[c - 1]);
+		s->changes += s->pairs[c - 1].changes;
 		aw_diff_free(&d[c]);
 	}
 	free(d);

@@ -81,6 +81,7 @@ struct aw_series {
 	struct aw_series_row *rows;
 	size_t nrows;
 	struct aw_series_pair *pairs; /* pairs[c - 1]: columns c - 1 and c */
+	size_t changes;               /* the pairs' behaviour changes, summed */
 	size_t nflapping;             /* rows that flap */
 	/* Rows whose value never moved (one value at most: the item only
 	 * appeared, vanished or went unobserved somewhere): the views list

@@ -131,6 +131,11 @@ const char *aw_snapshot_get(const struct aw_snapshot *s, const char *key)
 	return r ? r->value : NULL;
 }
 
+const struct aw_record *aw_snapshot_record(const struct aw_snapshot *s, const char *key)
+{
+	return find_key(s, key);
+}
+
 const struct aw_record *aw_snapshot_find(const struct aw_snapshot *s, enum aw_key_class cls,
 					 const char *name)
 {

@@ -56,6 +56,8 @@ void aw_snapshot_free(struct aw_snapshot *snap);
 
 /* The value of a whole key ("env.kernel.release"), or NULL. */
 const char *aw_snapshot_get(const struct aw_snapshot *snap, const char *key);
+/* The record of a whole key ("check.mqueue.noattr.clamp"), or NULL. */
+const struct aw_record *aw_snapshot_record(const struct aw_snapshot *snap, const char *key);
 /* The record of class cls and name ("mqueue.noattr"), or NULL. */
 const struct aw_record *aw_snapshot_find(const struct aw_snapshot *snap, enum aw_key_class cls,
 					 const char *name);

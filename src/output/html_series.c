@@ -153,14 +153,11 @@ void aw_html_series(FILE *out, const struct aw_series *s, const char *const *lab
 {
 	if (s->ncols < 2)
 		return;
-	size_t behaviour = 0;
-	for (size_t c = 0; c + 1 < s->ncols; c++)
-		behaviour += s->pairs[c].changes;
 	fprintf(out, "<h2 id=\"series\">The series: what each update changed</h2>\n"
 		"<p class=\"meta\" id=\"series-summary\">%zu kernels in version order: "
 		"<b>%zu behaviour change%s</b> between neighbours; %zu item%s changed; "
 		"<span class=\"%s\">%zu flapping</span> (a value that came back: a defect, not "
-		"counted).</p>\n", s->ncols, behaviour, behaviour == 1 ? "" : "s", s->nrows,
+		"counted).</p>\n", s->ncols, s->changes, s->changes == 1 ? "" : "s", s->nrows,
 		s->nrows == 1 ? "" : "s", s->nflapping ? "flap" : "", s->nflapping);
 	pairs_table(out, s, labels);
 	if (s->nrows > s->npresence)

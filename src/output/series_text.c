@@ -106,12 +106,9 @@ void aw_series_text(FILE *out, const struct aw_series *s, const char *const *lab
 {
 	if (s->ncols < 2)
 		return;
-	size_t behaviour = 0;
-	for (size_t c = 0; c + 1 < s->ncols; c++)
-		behaviour += s->pairs[c].changes;
 	fprintf(out, "#\n# series: %zu kernels in version order, %zu behaviour change%s between "
-		"neighbours, %zu item%s changed, %zu flapping\n", s->ncols, behaviour,
-		behaviour == 1 ? "" : "s", s->nrows, s->nrows == 1 ? "" : "s", s->nflapping);
+		"neighbours, %zu item%s changed, %zu flapping\n", s->ncols, s->changes,
+		s->changes == 1 ? "" : "s", s->nrows, s->nrows == 1 ? "" : "s", s->nflapping);
 	for (size_t c = 0; c < s->ncols; c++)
 		fprintf(out, "#   k%zu %s\n", c + 1, labels[c]);
 	fputs("# pairs (each pair's changes in full: OLD--NEW.diff):\n", out);

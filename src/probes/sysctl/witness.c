@@ -24,6 +24,7 @@
  *   0 where upstream (and CONFIG_SCHED_AUTOGROUP alike) gives 1.
  */
 #include "sysctl.h"
+#include "lib/debver.h"
 #include "lib/kmodule.h"
 #include "lib/procfs.h"
 #include "lib/util.h"
@@ -195,7 +196,7 @@ static bool sc_witness_find(const char *name, const char *release, const char *v
 		char v[64];
 		if (strcmp(knob, patched_knobs[i].knob) != 0 || strcmp(attr, "value") != 0 ||
 		    !distribution_version(version, patched_knobs[i].distribution, v, sizeof(v)) ||
-		    strverscmp(v, patched_knobs[i].until) >= 0)
+		    aw_debver_cmp(v, patched_knobs[i].until) >= 0)
 			continue;
 		out->kind = AW_WITNESS_PATCH;
 		snprintf(out->cause, sizeof(out->cause), "distro");
