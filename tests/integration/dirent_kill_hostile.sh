@@ -69,9 +69,11 @@ host_state() {
 }
 host_state >"$tmp/before"
 
+# One snapshot file for every policy's run: --force, since each run
+# selects another probe than the one the file holds.
 run_bg() { # policy [mountpoint]
 	env "$tag" TMPDIR="$tmp/t" "$abiwatch" run dirent --fs tmpfs --entries 200 --timeout 2 \
-		--path "cf_$1=${2:-$mnt}/$1" -o "$tmp/t/snap" >"$tmp/run.out" 2>&1 &
+		--path "cf_$1=${2:-$mnt}/$1" --force -o "$tmp/t/snap" >"$tmp/run.out" 2>&1 &
 	pid=$!
 }
 
