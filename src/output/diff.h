@@ -28,6 +28,10 @@ const char *aw_diff_object_kind(const struct aw_diff *d, const struct aw_diff_ob
 /* An object's changes on one line: "vfs.anon.pidfd: f_type: a -> b;
  * fdinfo_pid = 1 -- MEANING"; a single change as its own line
  * ("changed   obs.x.y: a -> b -- MEANING"), kind word first (malloc'd). */
+/* For two long values that are sets of names, what moved: "31 -> 33:
+ * +a +b -c" (malloc'd), or NULL when they are short or not such sets. */
+char *aw_diff_set_delta(const char *old_value, const char *new_value);
+
 char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *o);
 /* One change: "changed   obs.x.y: a -> b -- MEANING" (malloc'd). */
 char *aw_diff_change_line(const struct aw_diff_change *c);

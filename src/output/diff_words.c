@@ -212,7 +212,7 @@ static void delta_words(char **out, size_t *shown, size_t *hidden, char **a, siz
  * instead of both: "31 -> 33: +memory.peak +pids.peak -cgroup.x", or
  * NULL when the values are short or not such sets.  The whole values
  * stay in --verbose and JSON. */
-static char *set_delta(const char *o, const char *n)
+char *aw_diff_set_delta(const char *o, const char *n)
 {
 	if (!o || !n || strlen(o) + strlen(n) <= 2 * PART_MAX)
 		return NULL;
@@ -239,7 +239,7 @@ static char *set_delta(const char *o, const char *n)
  * else each value cut at max characters (0: whole). */
 static char *line_detail(const struct aw_diff_change *c, size_t max)
 {
-	char *delta = c->kind == AW_DIFF_CHANGED ? set_delta(c->old_value, c->new_value) : NULL;
+	char *delta = c->kind == AW_DIFF_CHANGED ? aw_diff_set_delta(c->old_value, c->new_value) : NULL;
 	return delta ? delta : change_detail(c, max);
 }
 
