@@ -109,6 +109,11 @@ enum aw_witness_kind {
 	 * configuration option that decides it, which both sides must give
 	 * alike for the patch, not the option, to explain the move. */
 	AW_WITNESS_PATCH,
+	/* The item's key exists only on a kernel that carries a
+	 * distribution's patch: the witness is the kernel's version
+	 * (env.kernel.version), which names the distribution; a kernel
+	 * whose version does not has no witness. */
+	AW_WITNESS_PATCH_ADDED,
 };
 
 struct aw_witness {

@@ -177,6 +177,10 @@ static const struct aw_cause causes[] = {
 	 * configuration option alike. */
 	{ "distro", false, "env.kernel.version", "the distribution's configuration or patches", "", true,
 	  "a patch on one side only, its configuration option alike" },
+	/* A knob a distribution's patch adds, on the side whose kernel is
+	 * that distribution's only. */
+	{ "distro-added", false, "env.kernel.version", "a distribution's patch", "", true,
+	  "only one side's kernel carries the patch that adds them" },
 };
 
 /* The table's entry for the len bytes at cause, or NULL. */

@@ -193,6 +193,20 @@ static bool by_patch(struct aw_diff_change *c, const struct side s[2])
 	return true;
 }
 
+/* The side at index l lacks the knob; the other side's kernel carries
+ * the distribution's patch that adds it, and this side's does not. */
+static bool by_patch_added(struct aw_diff_change *c, const struct side s[2], int l)
+{
+	const struct side *P = &s[!l];
+	if (s[l].has && s[l].w.kind == AW_WITNESS_PATCH_ADDED)
+		return false;
+	const char *lv = aw_snapshot_get(s[l].snap, "env.kernel.version");
+	fold(c, P->w.cause, l, xasprintf("only the %s side's kernel carries a distribution's patch that adds it: "
+					 "%s; the %s side's kernel is another's (%s)", side_name(!l), P->w.why,
+					 side_name(l), lv ? lv : "no version recorded"));
+	return true;
+}
+
 bool aw_diff_explain_by_witness(struct aw_diff_change *c, const struct entry *o, const struct entry *n,
 				const struct aw_snapshot *old, const struct aw_snapshot *new)
 {
@@ -212,6 +226,8 @@ bool aw_diff_explain_by_witness(struct aw_diff_change *c, const struct entry *o,
 		return module_record(c, s);
 	if (c->old_absent != c->new_absent) {
 		int l = c->old_absent ? 0 : 1;
+		if (s[!l].has && s[!l].w.kind == AW_WITNESS_PATCH_ADDED)
+			return by_patch_added(c, s, l);
 		if (!s[l].has)
 			return false;
 		if (s[l].w.kind == AW_WITNESS_MODULE)

@@ -14,17 +14,39 @@ static void add_probe(struct aw_question *q, const struct aw_probe_ref *ref)
 	q->probes[q->nprobes++] = xstrdup(aw_probe_fullname(ref, buf, sizeof(buf)));
 }
 
-int aw_question_item(const char *name, struct aw_question *q, char **err)
+/* The item a snapshot key names: "obs.sysctl.knob.x" as a snapshot
+ * writes it, or "sysctl.knob.x" as the catalogue does.  *kind: the class
+ * the prefix claims (0 for none, 'c' check, 'o' observation). */
+static const char *item_of_key(const char *name, char *kind)
+{
+	static const struct {
+		const char *prefix;
+		char kind;
+	} keys[] = { { "check.", 'c' }, { "obs.", 'o' }, { "unobserved.", 'o' } };
+	*kind = 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t n = strlen(keys[i].prefix);
+		if (strncmp(name, keys[i].prefix, n) == 0 && aw_catalogue_find(name + n)) {
+			*kind = keys[i].kind;
+			return name + n;
+		}
+	}
+	return name;
+}
+
+int aw_question_item(const char *key, struct aw_question *q, char **err)
 {
 	memset(q, 0, sizeof(*q));
+	char claimed;
+	const char *name = item_of_key(key, &claimed);
 	if (strpbrk(name, "*?[")) {
 		*err = xasprintf("'%s': name one item, not a pattern (an assumptions file can "
-				 "quantify over several)", name);
+				 "quantify over several)", key);
 		return -1;
 	}
 	const struct aw_catalogue_entry *e = aw_catalogue_find(name);
 	if (!e) {
-		*err = xasprintf("'%s': no such item (abiwatch list -v shows them)", name);
+		*err = xasprintf("'%s': no such item (abiwatch list -v shows them)", key);
 		return -1;
 	}
 	if (!e->item) {
@@ -33,8 +55,14 @@ int aw_question_item(const char *name, struct aw_question *q, char **err)
 				 e->ref.probe ? "probe" : "family", name);
 		return -1;
 	}
+	bool check = e->item->kind == AW_CHECK;
+	if (claimed && check != (claimed == 'c')) {
+		*err = xasprintf("'%s': %s is %s, its key is %s%s", key, name,
+				 check ? "a check" : "an observation", check ? "check." : "obs.", name);
+		return -1;
+	}
 	q->item = xstrdup(name);
-	q->check = e->item->kind == AW_CHECK;
+	q->check = check;
 	add_probe(q, &e->ref);
 	return 0;
 }

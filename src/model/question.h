@@ -26,9 +26,12 @@ struct aw_question {
 };
 
 /* One item of the catalogue, a pattern item's expansion included
- * ("sysctl.knob.kernel.msgmax.value").  0, or -1 with *err naming what is
- * wrong (an unknown item, a family or probe, a glob). */
-int aw_question_item(const char *name, struct aw_question *q, char **err);
+ * ("sysctl.knob.kernel.msgmax.value"), by its name or by its key as a
+ * snapshot writes it ("obs.sysctl.knob.kernel.msgmax.value": what a user
+ * copies from a snapshot or a diff).  0, or -1 with *err naming what is
+ * wrong (an unknown item, a family or probe, a glob, a key whose class is
+ * not the item's). */
+int aw_question_item(const char *key, struct aw_question *q, char **err);
 /* An assumptions file (aw_assume_load()'s errors, file:line:column), of
  * which at least one rule names a known item.  0, or -1 with *err. */
 int aw_question_assumptions(const char *path, struct aw_question *q, char **err);

@@ -29,11 +29,11 @@ const char *aw_diff_object_kind(const struct aw_diff *d, const struct aw_diff_ob
  * fdinfo_pid = 1 -- MEANING"; a single change as its own line
  * ("changed   obs.x.y: a -> b -- MEANING"), kind word first (malloc'd). */
 char *aw_diff_object_line(const struct aw_diff *d, const struct aw_diff_object *o);
-/* For two long values that are sets of names (a directory's files, a
- * file's keys: four or more, comma- or space-separated), what moved
- * instead of both: "31 -> 33: +memory.peak +pids.peak -cgroup.x", or
- * NULL when the values are short or not such sets (malloc'd).  An
- * object's line and the series view (matrix.txt, the report) show it. */
+/* For two values that are sets of names (comma lists of names of any
+ * size, "none" for none; space-separated words only when long and four or
+ * more), what moved instead of both: "31 -> 33: +memory.peak -cgroup.x",
+ * or NULL when they are no such sets (malloc'd).  An object's line, the
+ * report and the series view (matrix.txt) show it. */
 char *aw_diff_set_delta(const char *old_value, const char *new_value);
 /* One change: "changed   obs.x.y: a -> b -- MEANING" (malloc'd). */
 char *aw_diff_change_line(const struct aw_diff_change *c);

@@ -4,9 +4,11 @@
  * JSON diffs and the HTML report all say them, so they are said once. */
 #include "diff.h"
 #include "core/status.h"
+#include "lib/errname.h"
 #include "lib/util.h"
 #include "lib/words.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,25 +209,104 @@ static void delta_words(char **out, size_t *shown, size_t *hidden, char **a, siz
 	}
 }
 
-/* See diff.h; the whole values stay in --verbose and JSON. */
+/* A name in a comma list: a letter or '_' first, then letters, digits
+ * and _ . - + /; numbers and tuples ("5,10") are no names. */
+static bool is_name(const char *w)
+{
+	if (!(isalpha((unsigned char)*w) || *w == '_'))
+		return false;
+	for (; *w; w++)
+		if (!isalnum((unsigned char)*w) && !strchr("_.-+/", *w))
+			return false;
+	return true;
+}
+
+/* "EPERM": an answer that says the question failed, not a set. */
+static bool is_errno_name(const char *w)
+{
+	for (int e = 1; e < 4096 && w[0] == 'E'; e++)
+		if (strcmp(aw_errname(e), w) == 0)
+			return true;
+	return false;
+}
+
+/* The probes' word for an empty set of names ("restrict_flags = none"). */
+static const char EMPTY_SET[] = "none";
+
+/* v as a comma list of names, "none" as no names; false when it is no
+ * such list or is an errno's name ("EPERM": the question failed). */
+static bool name_list(const char *v, char ***words, size_t *n)
+{
+	*words = NULL;
+	*n = 0;
+	if (strcmp(v, EMPTY_SET) == 0)
+		return true;
+	if (!*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		return false;
+	if (!strchr(v, ',') && is_errno_name(v))
+		return false;
+	*words = aw_words_split(v, ",", n);
+	for (size_t i = 0; i < *n; i++)
+		if (!is_name((*words)[i])) {
+			aw_words_free(*words, *n);
+			*words = NULL;
+			*n = 0;
+			return false;
+		}
+	return true;
+}
+
+/* Two value's words as what moved: "3 -> 4: +x -y", or in another order. */
+static char *words_delta(char **a, size_t na, char **b, size_t nb)
+{
+	char *words = xstrdup("");
+	size_t shown = 0, hidden = 0;
+	delta_words(&words, &shown, &hidden, b, nb, a, na, '+');
+	delta_words(&words, &shown, &hidden, a, na, b, nb, '-');
+	char *out = !shown ? xasprintf("%zu -> %zu, the same names in another order", na, nb)
+		    : hidden ? xasprintf("%zu -> %zu: %s and %zu more", na, nb, words, hidden)
+		    : xasprintf("%zu -> %zu: %s", na, nb, words);
+	free(words);
+	return out;
+}
+
+/* Two comma lists of names of any size ("A,B,C" -> "A,C,D", "none" for
+ * none) as what moved, so that no list is cut with "..."; NULL unless
+ * both are such lists and one has two names or more (a single name on
+ * each side reads best as itself: "EACCES -> ENOENT"). */
+static char *list_delta(const char *o, const char *n)
+{
+	char **a, **b;
+	size_t na, nb;
+	char *out = NULL;
+	if (!name_list(o, &a, &na))
+		return NULL;
+	if (name_list(n, &b, &nb)) {
+		if (na >= 2 || nb >= 2)
+			out = words_delta(a, na, b, nb);
+		aw_words_free(b, nb);
+	}
+	aw_words_free(a, na);
+	return out;
+}
+
+/* For two values that are sets of names, what moved instead of both:
+ * "31 -> 33: +memory.peak +pids.peak -cgroup.x", or NULL when they are no
+ * such sets.  Comma lists of names count at any size; space-separated
+ * words only when long and four or more (a directory's files), since
+ * short words ("fd 0777") are sentences more often than sets.  The whole
+ * values stay in --verbose and JSON. */
 char *aw_diff_set_delta(const char *o, const char *n)
 {
-	if (!o || !n || strlen(o) + strlen(n) <= 2 * PART_MAX)
+	if (!o || !n)
 		return NULL;
+	char *list = list_delta(o, n);
+	if (list || strlen(o) + strlen(n) <= 2 * PART_MAX)
+		return list;
 	const char *seps = strchr(o, ',') && strchr(n, ',') ? "," : " ";
 	size_t na, nb;
 	char **a = aw_words_split(o, seps, &na), **b = aw_words_split(n, seps, &nb);
-	char *out = NULL;
-	if (na >= 4 && nb >= 4) {
-		char *words = xstrdup("");
-		size_t shown = 0, hidden = 0;
-		delta_words(&words, &shown, &hidden, b, nb, a, na, '+');
-		delta_words(&words, &shown, &hidden, a, na, b, nb, '-');
-		out = !shown ? xasprintf("%zu -> %zu, the same names in another order", na, nb)
-		      : hidden ? xasprintf("%zu -> %zu: %s and %zu more", na, nb, words, hidden)
-		      : xasprintf("%zu -> %zu: %s", na, nb, words);
-		free(words);
-	}
+	char *out = na >= 4 && nb >= 4 ? words_delta(a, na, b, nb) : NULL;
 	aw_words_free(a, na);
 	aw_words_free(b, nb);
 	return out;

@@ -284,9 +284,9 @@ static const char css[] =
 	"td .why{display:block;font-family:system-ui,sans-serif;font-size:.8em;color:#555}"
 	"td.pass{background:#e7f6ea}td.fail{background:#fbe1e1;color:#8a1010;font-weight:600}"
 	"td.skip{background:#f3f3f3;color:#555}td.error,td.timeout{background:#fdebd3;color:#8a4b00}"
-	"td.absent{background:#fafafa;color:#aaa}td.unobserved{background:#f3f3f3;color:#555}"
+	"td.absent{background:#fafafa;color:#666}td.unobserved{background:#f3f3f3;color:#555}"
 	"td.changed{outline:3px solid #e0a000;outline-offset:-3px}"
-	"td.changed::before{content:'\\25B2 ';color:#c07000}"
+	"td.changed::before{content:'\\25B2 ';color:#8a5000}"
 	"tr.changed th.item{background:#fff4d6}"
 	".legend span{display:inline-block;padding:.1em .5em;margin-right:.4em;border:1px solid #d0d0d5}"
 	"section.pair{margin:.4em 0 1em;padding:.4em .8em;border-left:4px solid #2f3b52;background:#fafafe}"
@@ -301,7 +301,13 @@ static const char css[] =
 	"details.rank{margin:.3em 0}details.rank summary{font-weight:600;cursor:pointer}"
 	"li.kernel-change .kind{font-size:.8em;color:#8a4b00;text-transform:uppercase;margin-right:.3em}"
 	"li.kernel-change[data-rank=appeared]{background:#eef6ee;border-left-color:#5a9a5a}"
-	"table.summary td.count{font-family:system-ui,sans-serif}table.summary tr.total{background:#f4f4f8}";
+	"table.summary td.count{font-family:system-ui,sans-serif}table.summary tr.total{background:#f4f4f8}"
+	/* A phone: the tables scroll inside their box, not the page, and a
+	 * row's name takes at most 40% of the screen. */
+	"div.scroll{max-width:100%;overflow-x:auto}"
+	"@media (max-width:700px){body{margin:.6em}"
+	"table.results th.item,table.results tr.probe th{max-width:40vw;overflow-wrap:anywhere}"
+	"thead th.kernel{min-width:7em}td{max-width:60vw}}";
 
 /* The class of a cell: its status for checks and probes (a probe that
  * ran is a pass), else what it is. */
@@ -429,7 +435,7 @@ static void write_environment(FILE *out, const struct aw_report_opts *o)
 		{ "env.i386", "i386 programs" }, { "env.userns", "user namespaces" },
 		{ "env.fs", "filesystems" }, { "env.memory", "memory (bytes)" }, { "env.cpus", "CPUs" },
 	};
-	fputs("<table class=\"env\" id=\"environment\">\n<tbody>\n", out);
+	fputs("<div class=\"scroll\"><table class=\"env\" id=\"environment\">\n<tbody>\n", out);
 	for (size_t r = 0; r < sizeof(env_rows) / sizeof(env_rows[0]); r++) {
 		fprintf(out, "<tr><th>%s</th>", env_rows[r][1]);
 		for (size_t c = 0; c < o->ncols; c++) {
@@ -449,7 +455,7 @@ static void write_environment(FILE *out, const struct aw_report_opts *o)
 		fputs("</td>", out);
 		free(caps);
 	}
-	fputs("</tr>\n</tbody>\n</table>\n", out);
+	fputs("</tr>\n</tbody>\n</table></div>\n", out);
 }
 
 static void write_columns(FILE *out, const struct aw_report_opts *o)
@@ -503,17 +509,86 @@ static const char *row_id(const struct aw_diff_change *c)
 	return c->cls == AW_DIFF_OTHER || !dot ? c->name : dot + 1;
 }
 
-static void change_value(FILE *out, const char *v)
+/* A value cut at 60 bytes; whole when cut is false. */
+static void change_value(FILE *out, const char *v, bool cut)
 {
 	fputs("<code>", out);
 	if (!v) {
 		fputs("(absent)", out);
 	} else {
-		esc_n(out, v, strlen(v) > 60 ? 60 : strlen(v));
-		if (strlen(v) > 60)
+		bool longer = cut && strlen(v) > 60;
+		esc_n(out, v, longer ? 60 : strlen(v));
+		if (longer)
 			fputs("\xe2\x80\xa6", out);
 	}
 	fputs("</code>", out);
+}
+
+/* A change's values: what moved in a set, as the text diff says it
+ * ("31 -> 33: +a -b"), else both values, cut at 60 bytes unless the cut
+ * would make them look alike. */
+static void change_values(FILE *out, const struct aw_diff_change *c)
+{
+	char *delta = aw_diff_set_delta(c->old_value, c->new_value);
+	if (delta) {
+		fputs("<code class=\"delta\">", out);
+		esc(out, delta);
+		fputs("</code>", out);
+		free(delta);
+		return;
+	}
+	bool cut = !c->old_value || !c->new_value || strncmp(c->old_value, c->new_value, 60) != 0;
+	change_value(out, c->old_value, cut);
+	fputs(" &#8594; ", out);
+	change_value(out, c->new_value, cut);
+}
+
+/* The rows the results table shows by default: those of kernel changes
+ * other than interfaces that appeared (their values are in the pair's
+ * list), sorted for bsearch. */
+struct shown {
+	char **names;
+	size_t n;
+};
+
+static void add_shown(struct shown *sh, const struct aw_diff *d)
+{
+	for (size_t i = 0; i < d->nobjects; i++) {
+		const struct aw_diff_object *ob = &d->objects[i];
+		if (ob->rank == AW_RANK_APPEARED)
+			continue;
+		for (size_t j = 0; j < ob->n; j++) {
+			sh->names = xgrow(sh->names, sh->n, sizeof(*sh->names));
+			sh->names[sh->n++] = xstrdup(row_id(&d->changes[ob->changes[j]]));
+		}
+	}
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_shown(const struct shown *sh, const char *name)
+{
+	return sh->n && bsearch(&name, sh->names, sh->n, sizeof(*sh->names), by_str);
+}
+
+/* Whether the results table has a row of that name: the test of
+ * aw_html_report's loop, so that a change links only to a row there. */
+static bool row_shown(const struct aw_report_opts *o, const struct model *m,
+		      const struct shown *sh, const struct row *r)
+{
+	return !o->changed_only || (r->changed && (m->ncols < 2 || is_shown(sh, r->name)));
+}
+
+static bool row_on_page(const struct aw_report_opts *o, const struct model *m,
+			const struct shown *sh, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->rows[i].kind != ROW_PROBE && strcmp(m->rows[i].name, name) == 0)
+			return row_shown(o, m, sh, &m->rows[i]);
+	return false;
 }
 
 /* A kernel change: one object, its items and values on one line, its
@@ -521,7 +596,7 @@ static void change_value(FILE *out, const char *v)
  * KTAP does.  The first object of a family in a pair carries the anchor
  * the summary table links to. */
 static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff_object *ob,
-			size_t pair, bool first_of_family)
+			size_t pair, bool first_of_family, bool row_linked)
 {
 	const struct aw_diff_change *c0 = &d->changes[ob->changes[0]];
 	fputs("<li class=\"kernel-change\" data-name=\"", out);
@@ -534,11 +609,17 @@ static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff
 		esc(out, ob->family);
 		fputc('"', out);
 	}
-	fprintf(out, "><span class=\"kind\">%s</span> <a href=\"#", aw_diff_object_kind(d, ob));
-	esc(out, row_id(c0));
-	fputs("\">", out);
+	fprintf(out, "><span class=\"kind\">%s</span> ", aw_diff_object_kind(d, ob));
+	/* Linked to its row when the results table has it (an interface
+	 * that appeared has its value here, not a row). */
+	if (row_linked) {
+		fputs("<a href=\"#", out);
+		esc(out, row_id(c0));
+		fputs("\">", out);
+	}
 	esc(out, ob->n == 1 ? c0->name : ob->name);
-	fputs("</a>", out);
+	if (row_linked)
+		fputs("</a>", out);
 	for (size_t i = 0; i < ob->n; i++) {
 		const struct aw_diff_change *c = &d->changes[ob->changes[i]];
 		fputs(i ? "; " : ": ", out);
@@ -548,9 +629,7 @@ static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff
 			esc(out, strncmp(item, ob->name, n) == 0 && item[n] == '.' ? item + n + 1 : item);
 			fputc(' ', out);
 		}
-		change_value(out, c->old_value);
-		fputs(" &#8594; ", out);
-		change_value(out, c->new_value);
+		change_values(out, c);
 	}
 	if (ob->meaning && ob->rank != AW_RANK_APPEARED) {
 		fputs("<span class=\"meaning\">", out);
@@ -569,7 +648,8 @@ static const char *const rank_titles[] = {
 /* The objects of one rank, in diff's order, folded open but for what
  * merely appeared. */
 static void write_rank(FILE *out, const struct aw_diff *d, enum aw_diff_rank rank, size_t pair,
-		       bool *seen_family)
+		       bool *seen_family, const struct aw_report_opts *o, const struct model *m,
+		       const struct shown *sh)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < d->nobjects; i++)
@@ -586,7 +666,8 @@ static void write_rank(FILE *out, const struct aw_diff *d, enum aw_diff_rank ran
 		size_t f = 0;
 		while (f < d->nfamilies && strcmp(d->families[f].name, ob->family) != 0)
 			f++;
-		object_item(out, d, ob, pair, f < d->nfamilies && !seen_family[f]);
+		object_item(out, d, ob, pair, f < d->nfamilies && !seen_family[f],
+			    row_on_page(o, m, sh, row_id(&d->changes[ob->changes[0]])));
 		if (f < d->nfamilies)
 			seen_family[f] = true;
 	}
@@ -596,7 +677,8 @@ static void write_rank(FILE *out, const struct aw_diff *d, enum aw_diff_rank ran
 /* One pair of neighbours as diff sees it: its summary line, the kernel
  * changes by object in diff's ranks, then what the environment explains,
  * collapsed under each cause. */
-static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c, struct aw_diff *d)
+static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c, struct aw_diff *d,
+		       const struct model *m, const struct shown *sh)
 {
 	char *summary = aw_diff_summary(d);
 	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
@@ -611,7 +693,7 @@ static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c, stru
 	if (kernel) {
 		bool *seen = xcalloc(d->nfamilies + 1, sizeof(*seen));
 		for (int r = AW_RANK_NAMED; r <= AW_RANK_APPEARED; r++)
-			write_rank(out, d, (enum aw_diff_rank)r, c, seen);
+			write_rank(out, d, (enum aw_diff_rank)r, c, seen, o, m, sh);
 		free(seen);
 	} else {
 		fputs("<p class=\"no-kernel-change\">No kernel change.</p>\n", out);
@@ -670,37 +752,6 @@ static void summary_cell(FILE *out, const struct aw_diff *d, const char *family,
 	fputs("</a></td>", out);
 }
 
-/* The rows the results table shows by default: those of kernel changes
- * other than interfaces that appeared (their values are in the pair's
- * list), sorted for bsearch. */
-struct shown {
-	char **names;
-	size_t n;
-};
-
-static void add_shown(struct shown *sh, const struct aw_diff *d)
-{
-	for (size_t i = 0; i < d->nobjects; i++) {
-		const struct aw_diff_object *ob = &d->objects[i];
-		if (ob->rank == AW_RANK_APPEARED)
-			continue;
-		for (size_t j = 0; j < ob->n; j++) {
-			sh->names = xgrow(sh->names, sh->n, sizeof(*sh->names));
-			sh->names[sh->n++] = xstrdup(row_id(&d->changes[ob->changes[j]]));
-		}
-	}
-}
-
-static int by_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_shown(const struct shown *sh, const char *name)
-{
-	return sh->n && bsearch(&name, sh->names, sh->n, sizeof(*sh->names), by_str);
-}
-
 /* Families x neighbouring pairs: what the kernel changed, first on the
  * page; then, for each pair, the changes. */
 static void write_changes(FILE *out, const struct aw_report_opts *o, const struct model *m,
@@ -724,7 +775,8 @@ static void write_changes(FILE *out, const struct aw_report_opts *o, const struc
 			}
 		}
 	}
-	fputs("<h2>Kernel changes by family</h2>\n<table class=\"summary\" id=\"summary-table\">\n"
+	fputs("<h2>Kernel changes by family</h2>\n<div class=\"scroll\">"
+	      "<table class=\"summary\" id=\"summary-table\">\n"
 	      "<thead><tr><th>family</th>", out);
 	for (size_t c = 1; c < m->ncols; c++) {
 		fprintf(out, "<th><a href=\"#pair-%zu\">", c);
@@ -748,14 +800,16 @@ static void write_changes(FILE *out, const struct aw_report_opts *o, const struc
 		fprintf(out, "<td><a href=\"#pair-%zu\">%zu kernel change%s, %zu new failure%s</a></td>",
 			c, k, k == 1 ? "" : "s", failures, failures == 1 ? "" : "s");
 	}
-	fputs("</tr>\n</tbody>\n</table>\n<h2>Changes between neighbours</h2>\n", out);
-	for (size_t c = 1; c < m->ncols; c++) {
-		write_pair(out, o, c, &d[c]);
+	fputs("</tr>\n</tbody>\n</table></div>\n<h2>Changes between neighbours</h2>\n", out);
+	/* The rows shown first: the pairs' links go only to rows there. */
+	for (size_t c = 1; c < m->ncols; c++)
 		add_shown(sh, &d[c]);
-		aw_diff_free(&d[c]);
-	}
 	if (sh->n)
 		qsort(sh->names, sh->n, sizeof(*sh->names), by_str);
+	for (size_t c = 1; c < m->ncols; c++) {
+		write_pair(out, o, c, &d[c], m, sh);
+		aw_diff_free(&d[c]);
+	}
 	free(fams);
 	free(d);
 }
@@ -844,7 +898,7 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 	write_changes(out, o, &m, &sh);
 	fputs("<h2>Environments</h2>\n", out);
 	write_environment(out, o);
-	fprintf(out, "<h2>%s</h2>\n<table class=\"results\" id=\"results\">\n",
+	fprintf(out, "<h2>%s</h2>\n<div class=\"scroll\"><table class=\"results\" id=\"results\">\n",
 		o->changed_only ? "Results of the kernel changes (every result: abiwatch report --all)"
 				: "All results");
 	write_columns(out, o);
@@ -853,7 +907,7 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 	for (size_t i = 0; i < m.n; i++) {
 		const struct row *r = &m.rows[i];
 		/* A probe row comes as the heading of its first item shown. */
-		if (o->changed_only && !(r->changed && (m.ncols < 2 || is_shown(&sh, r->name))))
+		if (!row_shown(o, &m, &sh, r))
 			continue;
 		if (!family || strcmp(family, r->family) != 0) {
 			write_family_row(out, o, r->family, m.ncols);
@@ -869,7 +923,7 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 		probe = r->probe;
 		write_row(out, o, r, m.ncols);
 	}
-	fputs("</tbody>\n</table>\n</body>\n</html>\n", out);
+	fputs("</tbody>\n</table></div>\n</body>\n</html>\n", out);
 	if (stats)
 		*stats = st;
 	for (size_t i = 0; i < sh.n; i++)

@@ -61,6 +61,15 @@ refuses "an unknown item" "'vfs.anon.nope': no such item" --item vfs.anon.nope "
 refuses "a probe for an item" "is a probe, not an item" --item vfs.anon "$tmp/bzImage" "$tmp/bzImage"
 refuses "a family for an item" "is a family, not an item" --item vfs "$tmp/bzImage" "$tmp/bzImage"
 refuses "a pattern for an item" "not a pattern" --item 'vfs.anon.*.f_type' "$tmp/bzImage" "$tmp/bzImage"
+# The key as a snapshot or diff writes it is the item too: past the
+# question, the refusal is the kernel's.
+refuses "an item by its snapshot key" "bzImage: not a bzImage" --item obs.$item "$tmp/bzImage" "$tmp/bzImage"
+refuses "a sysctl knob by its snapshot key" "bzImage: not a bzImage" \
+	--item obs.sysctl.knob.kernel.msgmax.value "$tmp/bzImage" "$tmp/bzImage"
+refuses "a check by its snapshot key" "bzImage: not a bzImage" \
+	--item check.mqueue.attr.einval_above_msg_max "$tmp/bzImage" "$tmp/bzImage"
+refuses "a key of the wrong class" "is an observation, its key is obs.$item" --item check.$item "$tmp/bzImage" "$tmp/bzImage"
+refuses "an unknown key" "'obs.vfs.anon.nope': no such item" --item obs.vfs.anon.nope "$tmp/bzImage" "$tmp/bzImage"
 printf 'vfs.anon.pidfd.f_type ==\n' >"$tmp/broken.assume"
 refuses "a bad assumptions file" "broken.assume:1:" --assume "$tmp/broken.assume" "$tmp/bzImage" "$tmp/bzImage"
 printf 'nosuch.probe.item == 1 : "names nothing known"\n' >"$tmp/unknown.assume"

@@ -97,6 +97,43 @@ grep -v '^obs.net.initns.net.core' $fx/ns-a.snapshot >"$work/a-noinit.snapshot"
 grep -q 'net.core.rmem_max' "$work/out" && sed -n '/^interfaces that appeared/,/^[^ ]/p' "$work/out" | grep -q 'net.core.rmem_max' &&
 	ok "no record of the initial namespace: net.core.rmem_max appeared" || bad "no initns record"
 
+# ---- knobs a configuration option decides, a distribution's patch adds ----
+# config-a: Debian's 6.12 guest, config-b: this host (6.18, not Debian's),
+# cut to the knobs of witness.c's config_knobs and patch_added_knobs; the
+# host has some options as n, others absent (OPTPROBES without KPROBES).
+for dir in "a b old new" "b a new old"; do
+	set -- $dir
+	"$abiwatch" diff -v $fx/config-$1.snapshot $fx/config-$2.snapshot >"$work/out"
+	sed -n '/^kernel changes:$/,/^[^ ]/p' "$work/out" >"$work/kernel"
+	n=$(grep -c '^  \(added\|removed\|changed\|appeared\|vanished\)' "$work/kernel")
+	[[ $n == 1 ]] && grep -q '^  changed   sysctl.kconfig: ' "$work/kernel" &&
+		ok "config $1 -> $2: the options' own line the only kernel change" || { bad "config $1 -> $2: $n kernel changes"; cat "$work/kernel"; }
+	for w in "config:optprobes: 3 need the kernel option optprobes (not on the $4 side)" \
+		 "config:hpet: 3 need the kernel option hpet (not on the $4 side)" \
+		 "config:crypto_fips: 8 need" "config:security_apparmor: 9 need" "config:ipv6_mroute: 6 need" \
+		 "config:ipv6_seg6_hmac: 6 need" "config:acpi_sleep: 3" "config:fs_verity_builtin_signatures: 3" \
+		 "config:schedstats: 3" "config:stack_tracer: 3" "config:energy_model: 2" \
+		 "distro-added: 3 follow a distribution's patch"; do
+		has "$w" || bad "config $1 -> $2: no '$w'"
+	done
+	has "configured out on the $4 side: sysctl.kconfig.optprobes = absent there, y on the $3 (kernel/kprobes.c" &&
+		has "configured out on the $4 side: sysctl.kconfig.hpet = n there, y on the $3 (drivers/char/hpet.c" &&
+		ok "config $1 -> $2: absent and n both configured out, with the file that registers the knob" || bad "config $1 -> $2 words"
+	has "only the $3 side's kernel carries a distribution's patch that adds it: Debian's patch debian/patches/debian/add-sysctl-to-disallow-unprivileged-CLONE_NEWUSER-by-default.patch" &&
+		ok "config $1 -> $2: unprivileged_userns_clone, Debian's patch, not a removal" || bad "config $1 -> $2 userns words"
+done
+# The option alike on both sides: the knob's going is the kernel's.
+sed 's/^obs.sysctl.kconfig.hpet = n/obs.sysctl.kconfig.hpet = y/' $fx/config-b.snapshot >"$work/b-hpet.snapshot"
+"$abiwatch" diff $fx/config-a.snapshot "$work/b-hpet.snapshot" >"$work/out"
+sed -n '/^kernel changes:$/,/^[^ ]/p;/^interfaces that vanished/,/^[^ ]/p' "$work/out" | grep -q 'dev.hpet.max-user-freq' &&
+	ok "CONFIG_HPET y on both sides: max-user-freq vanished, a kernel change" || bad "hpet alike"
+# Both kernels Debian's: the patched knob's going is the kernel's.
+sed 's/^env.kernel.version = .*/env.kernel.version = #1 SMP PREEMPT_DYNAMIC Debian 6.18.44-1 (2026-12-01)/' \
+	$fx/config-b.snapshot >"$work/b-debian.snapshot"
+"$abiwatch" diff $fx/config-a.snapshot "$work/b-debian.snapshot" >"$work/out"
+sed -n '/^kernel changes:$/,/^[^ ]/p' "$work/out" | grep -q 'unprivileged_userns_clone' &&
+	ok "both kernels Debian's: unprivileged_userns_clone's going is a kernel change" || bad "both Debian"
+
 # ---- this machine records the witnesses ----
 "$abiwatch" run -o "$work/here.snapshot" sysctl.knob >/dev/null 2>&1
 pm=$(sed -n 's/^env\.sysctl\.kernel\.pid_max = //p' "$work/here.snapshot")

@@ -169,4 +169,52 @@ n_one=$(grep -c '<tr class="item ' "$one"); n_items=$(grep -c '^[a-z]' "$work/ho
 "$chromium" "${flags[@]}" --window-size=1400,900 --screenshot="$(realpath "$shots")/report-changes.png" \
 	"file://$(realpath "$small")" >/dev/null 2>>"$work/chromium.err"
 [[ -s $shots/report-changes.png ]] && ok "first screen: $shots/report-changes.png" || bad "no screenshot of the default page"
+
+# ---- in a real browser, measured: links, widths at 390 and 1400, contrast ----
+# (Chromium headless lays a 390 window out at least 500 px wide: the lines
+# give the width it measured.)
+# A copy of each page with a script that measures what Chromium laid out
+# and writes it into the DOM (the page itself has no script).
+probe='<script>
+function lum(c){var m=c.match(/[\d.]+/g).slice(0,3).map(Number).map(function(v){v/=255;return v<=0.03928?v/12.92:Math.pow((v+0.055)/1.055,2.4)});return 0.2126*m[0]+0.7152*m[1]+0.0722*m[2]}
+function bg(e){for(;e;e=e.parentElement){var b=getComputedStyle(e).backgroundColor;if(b&&b!="transparent"&&!/, 0\)$/.test(b))return b}return "rgb(255, 255, 255)"}
+addEventListener("load",function(){var out=[],vw=innerWidth;
+document.querySelectorAll("a[href^=\"#\"]").forEach(function(a){var id=decodeURIComponent(a.getAttribute("href").slice(1));if(!document.getElementById(id))out.push("DEADLINK "+id)});
+out.push("LINKS "+document.querySelectorAll("a[href^=\"#\"]").length);
+out.push("PAGEWIDTH "+document.documentElement.scrollWidth+" "+vw);
+document.querySelectorAll("table").forEach(function(t){var r=t.parentElement.getBoundingClientRect();if(r.right>vw+1)out.push("CUT "+(t.id||t.className)+" "+Math.round(r.right))});
+var f=document.querySelector("table.results tbody tr.item th");if(f)out.push("FIRSTCOL "+Math.round(f.getBoundingClientRect().width)+" "+vw);
+var worst=99,what="";document.querySelectorAll("body *").forEach(function(e){var t=false;e.childNodes.forEach(function(n){if(n.nodeType==3&&n.textContent.trim())t=true});if(!t)return;var a=lum(getComputedStyle(e).color),b=lum(bg(e)),r=(Math.max(a,b)+0.05)/(Math.min(a,b)+0.05);if(r<worst){worst=r;what=e.tagName+"."+e.className+" "+getComputedStyle(e).color+" on "+bg(e)}});
+out.push("CONTRAST "+worst.toFixed(2)+" "+what);
+var p=document.createElement("pre");p.id="measured";p.textContent=out.join("\n");document.body.appendChild(p)})
+</script>'
+measure() { # page width -> the measured lines
+	local copy=$work/measure-$2-${1##*/}
+	{ grep -v -e '^</body>$' -e '^</html>$' "$1"; printf '%s\n</body>\n</html>\n' "$probe"; } >"$copy"
+	"$chromium" "${flags[@]}" --window-size="$2",844 --virtual-time-budget=5000 --dump-dom "file://$(realpath "$copy")" 2>>"$work/chromium.err" |
+		sed -n '/<pre id="measured">/,/<\/pre>/p' | sed 's/<[^>]*>//g'
+}
+for pg in "$small" "$page"; do
+	for w in 390 1400; do
+		m=$(measure "$pg" $w)
+		name="${pg##*/} at $w"
+		[[ -n $m ]] || { bad "$name: nothing measured"; continue; }
+		dead=$(grep -c '^DEADLINK' <<<"$m")
+		links=$(sed -n 's/^LINKS //p' <<<"$m")
+		((dead == 0 && links > 0)) && ok "$name: all $links in-page links resolve" ||
+			bad "$name: $dead of $links in-page links lead nowhere: $(grep '^DEADLINK' <<<"$m" | head -3 | tr '\n' ' ')"
+		read -r pw vw <<<"$(sed -n 's/^PAGEWIDTH //p' <<<"$m")"
+		((pw <= vw)) && ok "$name: the page is ${pw}px wide, no wider than the window" || bad "$name: the page is ${pw}px wide in ${vw}px"
+		cut=$(grep '^CUT' <<<"$m")
+		[[ -z $cut ]] && ok "$name: no table cut off" || bad "$name: $cut"
+		read -r fc vw <<<"$(sed -n 's/^FIRSTCOL //p' <<<"$m")"
+		[[ -n $fc ]] && ((fc * 2 <= vw)) && ok "$name: first column ${fc}px of ${vw}px" || bad "$name: first column ${fc:-?}px of ${vw}px"
+		read -r ratio rest <<<"$(sed -n 's/^CONTRAST //p' <<<"$m")"
+		awk -v r="$ratio" 'BEGIN { exit !(r >= 4.5) }' && ok "$name: lowest text contrast $ratio:1 ($rest)" ||
+			bad "$name: text contrast $ratio:1: $rest"
+	done
+done
+"$chromium" "${flags[@]}" --window-size=390,844 --screenshot="$(realpath "$shots")/report-390.png" \
+	"file://$(realpath "$small")" >/dev/null 2>>"$work/chromium.err"
+[[ -s $shots/report-390.png ]] && ok "phone screenshot: $shots/report-390.png" || bad "no screenshot at 390"
 exit $status

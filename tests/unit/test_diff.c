@@ -702,6 +702,17 @@ static void test_set_delta(void **state)
 				  "memory.max memory.low memory.high pids.max io.weight -> "));
 	free(t);
 	aw_diff_free(&d);
+	/* Comma lists of names at any size, "none" for none; an errno stays. */
+	diff_of("obs.zzsized.o.flags = none\nobs.zzsized.o.list = ENOSYS\n",
+		"obs.zzsized.o.flags = LONG_FLAG_NAME_ONE,LONG_FLAG_NAME_TWO,LONG_FLAG_NAME_THREE\n"
+		"obs.zzsized.o.list = a,b\n", NULL, 0, &d);
+	t = text_of(&d, 0);
+	assert_non_null(strstr(t, "flags: 0 -> 3: +LONG_FLAG_NAME_ONE +LONG_FLAG_NAME_TWO "
+				  "+LONG_FLAG_NAME_THREE"));
+	assert_non_null(strstr(t, "list: ENOSYS -> a,b"));
+	assert_null(strstr(t, "..."));
+	free(t);
+	aw_diff_free(&d);
 }
 
 /* Objects: an item's .object, else its name less the last component,

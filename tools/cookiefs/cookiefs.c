@@ -31,7 +31,7 @@
 enum policy {
 	P_GOOD, P_WIDE, P_SIGNED, P_DUP, P_CYCLE, P_UNSTABLE, P_SKIP,
 	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_TRUNCATE, P_NODOTS, P_SHIFT, P_HIDENEXT,
-	P_HIDEFIRST, P_HIDERENAME, P_HIDELATE, P_HIDEKTH,
+	P_HIDEFIRST, P_HIDERENAME, P_HIDELATE, P_HIDEKTH, P_RENAMEAHEAD,
 	P_COUNT
 };
 
@@ -68,6 +68,9 @@ static const struct {
 			  "streams opened before still list it" },
 	[P_HIDEKTH] = { "hidekth", "every k-th opendir of a directory leaves out the entry in "
 			 "the middle of its listing (-o hide_every=K, default 3)" },
+	[P_RENAMEAHEAD] = { "renameahead", "a stream also lists the entries made after it was "
+			     "opened: a renamed entry comes back ahead of the cursor, and a reader "
+			     "that renames what it lists reads forever (CVE-2024-46701)" },
 };
 
 struct node {
@@ -89,6 +92,7 @@ struct node {
 	uint64_t unlinks;      /* directories: unlink calls in it so far */
 	uint64_t opens;        /* directories: opendir calls so far */
 	bool had_rename;
+	bool renamed_in;       /* made by a rename */
 	uint64_t next_id;
 	struct timespec mtime;
 };
@@ -100,6 +104,7 @@ struct handle {
 	bool started;
 	uint64_t unlinks_at_open; /* the directory's unlinks when it was opened */
 	uint64_t open_number;     /* the directory's opendir calls, this one included */
+	uint64_t ids_at_open;     /* entries with an id from here on came after the open */
 };
 
 static struct {
@@ -341,6 +346,12 @@ static int64_t base_cookie(enum policy p, const struct node *e, uint64_t generat
 /* hidelate and hidekth: whether this open file leaves the entry out. */
 static bool hidden_from(const struct node *k, const struct handle *h)
 {
+	/* Every policy but renameahead leaves out of a stream the entries
+	 * renamed in after its opendir (POSIX leaves them unspecified), as
+	 * btrfs does since 9b378f6ad48c and tmpfs did with 64a7ce76fb90, so
+	 * that a stream never meets an entry it saw renamed again. */
+	if (k->renamed_in && k->id >= h->ids_at_open && h->dir->policy != P_RENAMEAHEAD)
+		return true;
 	return k->hidden || (k->hidden_late && h->unlinks_at_open >= fs.hide_unlink);
 }
 
@@ -473,6 +484,7 @@ static int cf_opendir(const char *path, struct fuse_file_info *fi)
 		h->generation = ++fs.generations;
 		h->unlinks_at_open = n->unlinks;
 		h->open_number = ++n->opens;
+		h->ids_at_open = n->next_id;
 		fi->fh = (uint64_t)(uintptr_t)h;
 	}
 	pthread_mutex_unlock(&fs.lock);
@@ -653,6 +665,7 @@ static int cf_rename(const char *from, const char *to, unsigned int flags)
 		if (!moved) {
 			rc = -ENOMEM;
 		} else {
+			moved->renamed_in = true;
 			/* The subtree moves with its directory. */
 			moved->kids = n->kids, moved->nkids = n->nkids, moved->cap = n->cap;
 			moved->live = n->live, moved->next_id = n->next_id;

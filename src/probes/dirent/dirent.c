@@ -28,7 +28,7 @@
  *      (4 to 6 change at most CHANGES_MAX, STABLE_MAX names: see there);
  *   7. matches_record: a DIR stream resumed with seekdir() at a cookie
  *      taken half way, a fresh scan between;
- *   8. terminates_rename: a scan while another process renames the rest.
+ *   8. terminates_rename: a scan that renames names as it lists them.
  *
  * Every listing is held against the probe's record of the directory
  * (record.h: the names its own calls made and removed), never against
@@ -1165,8 +1165,9 @@ static size_t pop_present(const struct dr *r)
 }
 
 /* matches_record: after the checks that change the directory (but
- * terminates_rename, whose renamer is killed part way, so that no record
- * can say which name of each pair exists), a DIR stream read half way,
+ * terminates_rename, which comes last: its renames are the record's, but
+ * which names a listing may hold during them is all it asks), a DIR
+ * stream read half way,
  * a fresh getdents64 scan, and the stream resumed with seekdir() at the
  * cookie telldir() gave half way: each listing, and the scans no check
  * of their own holds, against the record. */
@@ -1221,79 +1222,112 @@ static void matches_record(struct dr *r)
 	free(msg);
 }
 
-/* What the renaming child of terminates_rename works on. */
-struct renamer {
-	int dirfd;
-	const uint32_t *alive;
-	uint32_t count;
-	int started; /* written once 64 renames are done */
+/* What terminates_rename's renames work on: between the getdents64 calls
+ * of its scan, the names the call listed that are chosen, each renamed
+ * to its twin (f... to r..., r... to f...), the record following. */
+struct rename_walk {
+	struct dr *r;
+	uint8_t *chosen;   /* per number: rename this pair's name when listed */
+	size_t seen;       /* entries of the scan already looked at */
+	size_t renamed;
+	size_t again;      /* renames of a name this scan had renamed already */
+	int err;
+	char *why;
 };
 
-/* Rename the names back and forth (f -> r -> f ...), 1000 rounds. */
-static int renamer_child(void *arg)
+/* The twin of a recorded name: f... and r... of one number. */
+static enum dc_kind twin_of(enum dc_kind k)
 {
-	struct renamer *rn = arg;
-	char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
-	unsigned long renamed = 0;
-
-	for (unsigned round = 0; round < 1000; round++) {
-		for (uint32_t i = 0; i < rn->count; i++) {
-			dc_name(round % 2 ? DC_RENAMED : DC_POP, rn->alive[i], from);
-			dc_name(round % 2 ? DC_POP : DC_RENAMED, rn->alive[i], to);
-			(void)renameat(rn->dirfd, from, rn->dirfd, to);
-			if (++renamed == 64)
-				(void)!write(rn->started, "g", 1);
-		}
-	}
-	return 0;
+	return k == DC_POP ? DC_RENAMED : DC_POP;
 }
 
-/* A scan while another process renames the surviving names back and
- * forth (f -> r -> f ...), as generic/736 does: it must end, within 3N. */
+/* After each getdents64 call: rename the chosen names it listed.  A
+ * rename can only fall between two calls (iterate_dir() holds the
+ * directory's lock for the whole of one, rename needs it exclusive), so
+ * this is every interleaving a concurrent renamer could give, with a
+ * count of renames bounded by the entries listed, not by the time the
+ * scan takes: the same work idle or loaded. */
+static void rename_step(void *arg, const struct ds_scan *s)
+{
+	struct rename_walk *w = arg;
+	char from[DC_NAME_LEN + 1], to[DC_NAME_LEN + 1];
+
+	for (; w->seen < s->len && !w->err; w->seen++) {
+		uint32_t t = s->tag[w->seen];
+		enum dc_kind k = dc_tag_is(t, DC_POP) ? DC_POP : DC_RENAMED;
+		uint32_t num = dc_tag_num(t);
+		if (!dc_tag_is(t, k) || num >= w->r->n || !w->chosen[num] ||
+		    !dr_record_has(&w->r->rec, k, num))
+			continue;
+		dc_name(k, num, from);
+		dc_name(twin_of(k), num, to);
+		if (renameat(w->r->dirfd, from, w->r->dirfd, to) != 0) {
+			w->err = errno;
+			w->why = xasprintf("rename %s to %s: %s", from, to, aw_errname(errno));
+			break;
+		}
+		dr_record_gone(&w->r->rec, k, num);
+		dr_record_made(&w->r->rec, twin_of(k), num);
+		w->again += w->chosen[num] == 2;
+		w->chosen[num] = 2;
+		w->renamed++;
+	}
+}
+
+/* A scan that renames names as it lists them, as generic/736 does: it
+ * must end, within 3N + 1000 entries.  The names renamed are spread over
+ * the record as the other checks' changes are (every 20th, 1 in
+ * N/CHANGES_MAX beyond 81,920; the first and last 3), and a renamed name
+ * is renamed again each time it is listed: a filesystem that gives a
+ * renamed entry a place ahead of the cursor (CVE-2024-46701) lists one
+ * such name forever and meets the bound, as with every name renamed.
+ * Which names exist after comes from the record, not from a listing. */
 static void terminates_rename(struct dr *r)
 {
 	struct aw_ctx *ctx = r->ctx;
-	uint32_t *alive = xmalloc((r->n + 1) * sizeof(*alive));
-	uint32_t count = 0;
-	int sync[2];
+	const char *chk = "terminates_rename";
+	struct rename_walk w = { .r = r, .chosen = xcalloc((size_t)r->n + 1, 1) };
+	size_t count = 0, chosen = 0;
 
 	for (uint32_t i = 0; i < r->n; i++)
-		if (pop_has(r, i))
-			alive[count++] = i;
-	if (count == 0 || pipe2(sync, O_CLOEXEC) != 0) {
-		aw_error(ctx, "terminates_rename", "%s", count ? "pipe failed" : "no names left");
-		free(alive);
+		count += pop_has(r, i) || dr_record_has(&r->rec, DC_RENAMED, i);
+	for (uint32_t i = 0, at = 0; i < r->n; i++) {
+		if (!pop_has(r, i) && !dr_record_has(&r->rec, DC_RENAMED, i))
+			continue;
+		if (dc_spread_pick_max(at++, count, CHANGES_MAX)) {
+			w.chosen[i] = 1;
+			chosen++;
+		}
+	}
+	if (count == 0) {
+		aw_error(ctx, chk, "no names left");
+		free(w.chosen);
 		return;
 	}
-	struct renamer rn = { r->dirfd, alive, count, sync[1] };
-	pid_t pid = aw_child_start(renamer_child, &rn);
-	close(sync[1]);
-	if (pid < 0) {
-		aw_error(ctx, "terminates_rename", "fork: %s", aw_errname((int)pid));
-		close(sync[0]);
-		free(alive);
-		return;
-	}
-	char go;
-	while (read(sync[0], &go, 1) < 0 && errno == EINTR)
-		;
-	close(sync[0]);
-
-	struct ds_scan_opts o = { .cap = 3 * ((size_t)count + 2) + 1000, .bufsize = DS_BIG_BUF };
+	/* Small calls, so that the renames fall between many of them. */
+	size_t bufsize = (count + 2) * 32 / 16;
+	bufsize = bufsize < 1024 ? 1024 : bufsize > 65536 ? 65536 : bufsize;
+	struct ds_scan_opts o = { .cap = 3 * (count + 2) + 1000, .bufsize = bufsize,
+				  .after_call = rename_step, .arg = &w };
 	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
-	(void)aw_child_wait(pid, 0); /* no time left: it is killed now */
+	r->listings++;
 	char *trouble = ds_scan_trouble(&r->b);
-	if (rc != 0 && !trouble)
-		aw_error(ctx, "terminates_rename", "scanning: %s", aw_errname(r->b.err));
+	if (w.err)
+		aw_error(ctx, chk, "renaming during the scan: %s", w.why);
+	else if (rc != 0 && !trouble)
+		aw_error(ctx, chk, "scanning: %s", aw_errname(r->b.err));
 	else if (trouble)
-		aw_fail(ctx, "terminates_rename", "while %u names were being renamed: %s", count,
-			trouble);
+		aw_fail(ctx, chk, "with %zu of %zu names renamed as they were listed (%zu renamed "
+			"again when listed again): %s", w.renamed, count, w.again, trouble);
 	else
-		aw_pass(ctx, "terminates_rename");
-	aw_note(ctx, "terminates_rename: %zu entries listed while renaming %u names (bound %zu)",
-		r->b.len, count, o.cap);
+		aw_pass(ctx, chk);
+	aw_note(ctx, "terminates_rename: %zu entries listed over %zu getdents64 calls (bound "
+		"%zu); of %zu names, %zu chosen, %zu renames as the scan listed them, %zu of "
+		"names it had renamed already", r->b.len, r->b.calls, o.cap, count, chosen,
+		w.renamed, w.again);
 	free(trouble);
-	free(alive);
+	free(w.why);
+	free(w.chosen);
 }
 
 /* ---- 32-bit callers ---- */

@@ -90,13 +90,15 @@ static const struct aw_item knob_items[] = {
 		    "reads empty where it cannot (6.9)",
 		    .change = "empty: the kernel says this machine cannot do energy-aware scheduling "
 			      "(8f833c82cdab, 6.9), where it showed 1 that did nothing; writing it now fails "
-			      "with EOPNOTSUPP, so sysctl.conf lines setting it fail; not a default that moved"),
+			      "with EOPNOTSUPP, so sysctl.conf lines setting it fail; not a default that moved",
+		    .witness = &sc_witness),
 	KNOB_ITEM("net.ipv4.tcp_tw_recycle.value",
 		    "net.ipv4.tcp_tw_recycle: fast TIME-WAIT recycling (removed in 4.12)",
 		    .change = "every sysctl -p with this line fails"),
 	KNOB_ITEM("kernel.unprivileged_userns_clone.value",
 		    "kernel.unprivileged_userns_clone (a Debian patch): whether unprivileged users may make user namespaces",
-		    .change = "rootless containers and browser sandboxes fail (or start working)"),
+		    .change = "rootless containers and browser sandboxes fail (or start working)",
+		    .witness = &sc_witness),
 	KNOB_ITEM("kernel.split_lock_mitigate.value",
 		    "kernel.split_lock_mitigate (6.2, 6.1.y): 1 split-lock offenders are slowed down, 0 only warned",
 		    .change = "programs doing split locked accesses (old games under Wine) become very slow or not"),

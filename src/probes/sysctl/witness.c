@@ -62,24 +62,43 @@ static const struct sc_module_knobs {
 	  NULL },
 };
 
-/* Knobs an option of sysctl.kconfig's table decides (config.c says
- * which, from the options' Kconfig entries): without the option, no
- * knob, which is the configuration's doing, not a removal. */
+/* Knobs an option of sysctl.kconfig's table decides: without the
+ * option, no knob, which is the configuration's doing, not a removal.
+ * source: the file (Debian's 6.12.118 tree) that registers the knob
+ * only with the option, or that the option alone builds. */
 static const struct {
 	const char *glob, *option; /* the sysctl.kconfig item */
+	const char *source;
 } config_knobs[] = {
-	{ "kernel.modprobe", "modules" },
-	{ "kernel.modules_disabled", "modules" },
-	{ "kernel.kexec_*", "kexec_core" },
-	{ "kernel.sysrq", "magic_sysrq" },
-	{ "vm.memory_failure_*", "memory_failure" },
-	{ "vm.enable_soft_offline", "memory_failure" },
-	{ "kernel.sched_util_clamp_*", "uclamp_task" },
-	{ "kernel.ns_last_pid", "checkpoint_restore" },
-	{ "fs.quota.warnings", "print_quota_warning" },
-	{ "kernel.io_uring_*", "io_uring" },
-	{ "kernel.unprivileged_bpf_disabled", "bpf_syscall" },
-	{ "kernel.bpf_stats_enabled", "bpf_syscall" },
+	{ "kernel.modprobe", "modules", "kernel/sysctl.c, under CONFIG_MODULES" },
+	{ "kernel.modules_disabled", "modules", "kernel/sysctl.c, under CONFIG_MODULES" },
+	{ "kernel.kexec_*", "kexec_core", "kernel/kexec_core.c, built with CONFIG_KEXEC_CORE" },
+	{ "kernel.sysrq", "magic_sysrq", "drivers/tty/sysrq.c, built with CONFIG_MAGIC_SYSRQ" },
+	{ "vm.memory_failure_*", "memory_failure", "mm/memory-failure.c, built with CONFIG_MEMORY_FAILURE" },
+	{ "vm.enable_soft_offline", "memory_failure", "mm/memory-failure.c, built with CONFIG_MEMORY_FAILURE" },
+	{ "kernel.sched_util_clamp_*", "uclamp_task", "kernel/sched/core.c, under CONFIG_UCLAMP_TASK" },
+	{ "kernel.ns_last_pid", "checkpoint_restore", "kernel/pid_namespace.c, under CONFIG_CHECKPOINT_RESTORE" },
+	{ "fs.quota.warnings", "print_quota_warning", "fs/quota/dquot.c, under CONFIG_PRINT_QUOTA_WARNING" },
+	{ "kernel.io_uring_*", "io_uring", "io_uring/io_uring.c, built with CONFIG_IO_URING" },
+	{ "kernel.unprivileged_bpf_disabled", "bpf_syscall", "kernel/bpf/syscall.c, built with CONFIG_BPF_SYSCALL" },
+	{ "kernel.bpf_stats_enabled", "bpf_syscall", "kernel/bpf/syscall.c, built with CONFIG_BPF_SYSCALL" },
+	{ "crypto.fips_*", "crypto_fips", "crypto/fips.c, which crypto/Makefile builds with CONFIG_CRYPTO_FIPS" },
+	{ "debug.kprobes-optimization", "optprobes",
+	  "kernel/kprobes.c kprobe_sysctls, under CONFIG_OPTPROBES (which needs CONFIG_KPROBES)" },
+	{ "dev.hpet.max-user-freq", "hpet", "drivers/char/hpet.c, which drivers/char/Makefile builds with CONFIG_HPET" },
+	{ "fs.verity.require_signatures", "fs_verity_builtin_signatures",
+	  "fs/verity/init.c, under CONFIG_FS_VERITY_BUILTIN_SIGNATURES" },
+	{ "kernel.acpi_video_flags", "acpi_sleep", "kernel/sysctl.c, under CONFIG_ACPI_SLEEP and CONFIG_X86" },
+	{ "kernel.apparmor_*", "security_apparmor", "security/apparmor/lsm.c, built with CONFIG_SECURITY_APPARMOR" },
+	{ "kernel.unprivileged_userns_apparmor_policy", "security_apparmor",
+	  "security/apparmor/lsm.c, built with CONFIG_SECURITY_APPARMOR" },
+	{ "kernel.sched_energy_aware", "energy_model",
+	  "kernel/sched/topology.c, under CONFIG_ENERGY_MODEL and CONFIG_CPU_FREQ_GOV_SCHEDUTIL" },
+	{ "kernel.sched_schedstats", "schedstats", "kernel/sched/core.c sched_core_sysctls, under CONFIG_SCHEDSTATS" },
+	{ "kernel.stack_tracer_enabled", "stack_tracer", "kernel/sysctl.c, under CONFIG_STACK_TRACER" },
+	{ "net.ipv6.conf.*.mc_forwarding", "ipv6_mroute", "net/ipv6/addrconf.c addrconf_sysctl, under CONFIG_IPV6_MROUTE" },
+	{ "net.ipv6.conf.*.seg6_require_hmac", "ipv6_seg6_hmac",
+	  "net/ipv6/addrconf.c addrconf_sysctl, under CONFIG_IPV6_SEG6_HMAC" },
 };
 
 /* Knobs a child network namespace shows since a commit, where before
@@ -105,6 +124,17 @@ static const struct {
 	{ "kernel.sched_autogroup_enabled", "Debian", "6.9.7-1", "sysctl.kconfig.sched_autogroup",
 	  "Debian's patch \"sched: Do not enable autogrouping by default\" made the boot default 0 (upstream 1, "
 	  "kernel/sched/autogroup.c); Debian dropped it in 6.9.7-1 (Closes: #1070083, its changelog)" },
+};
+
+/* Knobs a distribution's patch adds: a kernel that does not carry the
+ * patch has none, which is the other kernel's distribution's doing, not
+ * a removal (the patch's file in the distribution's source package). */
+static const struct {
+	const char *knob, *distribution, *why;
+} patch_added_knobs[] = {
+	{ "kernel.unprivileged_userns_clone", "Debian",
+	  "Debian's patch debian/patches/debian/add-sysctl-to-disallow-unprivileged-CLONE_NEWUSER-by-default.patch "
+	  "adds it (kernel/sysctl.c, kernel/fork.c); upstream has no such knob" },
 };
 
 #define PREFIX "sysctl.knob."
@@ -188,8 +218,7 @@ static bool sc_witness_find(const char *name, const char *release, const char *v
 		out->kind = AW_WITNESS_CONFIG;
 		snprintf(out->cause, sizeof(out->cause), "config:%s", config_knobs[i].option);
 		snprintf(out->key, sizeof(out->key), "sysctl.kconfig.%s", config_knobs[i].option);
-		out->why = "the option's Kconfig entry decides whether the kernel registers the knob "
-			   "(sysctl.kconfig, abiwatch-catalogue(7))";
+		out->why = config_knobs[i].source;
 		found = true;
 	}
 	for (size_t i = 0; !found && i < AW_ARRAY_SIZE(patched_knobs); i++) {
@@ -202,6 +231,17 @@ static bool sc_witness_find(const char *name, const char *release, const char *v
 		snprintf(out->cause, sizeof(out->cause), "distro");
 		snprintf(out->key, sizeof(out->key), "%s", patched_knobs[i].option);
 		out->why = patched_knobs[i].why;
+		found = true;
+	}
+	for (size_t i = 0; !found && i < AW_ARRAY_SIZE(patch_added_knobs); i++) {
+		char v[64];
+		if (strcmp(knob, patch_added_knobs[i].knob) != 0 ||
+		    !distribution_version(version, patch_added_knobs[i].distribution, v, sizeof(v)))
+			continue;
+		out->kind = AW_WITNESS_PATCH_ADDED;
+		snprintf(out->cause, sizeof(out->cause), "distro-added");
+		snprintf(out->key, sizeof(out->key), "env.kernel.version");
+		out->why = patch_added_knobs[i].why;
 		found = true;
 	}
 	if (!found && strncmp(knob, "net.", 4) == 0) {
