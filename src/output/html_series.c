@@ -60,7 +60,7 @@ static void pair_objects(FILE *out, const struct aw_series_pair *p, size_t col)
 
 static void pairs_table(FILE *out, const struct aw_series *s, const char *const *labels)
 {
-	fputs("<table class=\"series-pairs\" id=\"series-pairs\">\n<thead><tr><th>update</th>"
+	fputs("<div class=\"scroll\"><table class=\"series-pairs\" id=\"series-pairs\">\n<thead><tr><th>update</th>"
 	      "<th>behaviour changes</th><th>objects (each linked to its changes)</th></tr></thead>\n"
 	      "<tbody>\n", out);
 	for (size_t c = 1; c < s->ncols; c++) {
@@ -74,7 +74,7 @@ static void pairs_table(FILE *out, const struct aw_series *s, const char *const 
 		pair_objects(out, p, c);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
 }
 
 static void value_cell(FILE *out, const struct aw_series_row *r, size_t c)
@@ -122,7 +122,7 @@ static void items_table(FILE *out, const struct aw_series *s, const char *const 
 	fprintf(out, "<details class=\"series\"%s><summary>The %zu item%s whose value the kernel "
 		"changed, kernel by kernel (a new value marked where it first appears; %zu more only "
 		"appeared, vanished or went unobserved: their objects are in the table above)"
-		"</summary>\n<table class=\"series\" id=\"series-table\">\n<thead><tr><th>item</th>",
+		"</summary>\n<div class=\"scroll\"><table class=\"series\" id=\"series-table\">\n<thead><tr><th>item</th>",
 		shown <= OPEN_ROWS ? " open" : "", shown, shown == 1 ? "" : "s", s->npresence);
 	for (size_t c = 0; c < s->ncols; c++) {
 		fputs("<th class=\"kernel\">", out);
@@ -146,7 +146,7 @@ static void items_table(FILE *out, const struct aw_series *s, const char *const 
 			value_cell(out, r, c);
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n</details>\n", out);
+	fputs("</tbody>\n</table></div>\n</details>\n", out);
 }
 
 void aw_html_series(FILE *out, const struct aw_series *s, const char *const *labels)
