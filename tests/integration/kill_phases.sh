@@ -129,7 +129,7 @@ start() { # phase [timeout-seconds [hold-seconds]]
 			-o "$tmp/out/snap" >"$tmp/run.out" 2>&1 & ;;
 	fuse)
 		env "$tag" ABIWATCH_COOKIEFS="$cookiefs" "$selftest" run selftest.fuse_hang \
-			-o "$tmp/out/snap" >"$tmp/run.out" 2>&1 & ;;
+			--force -o "$tmp/out/snap" >"$tmp/run.out" 2>&1 & ;;
 	vm)
 		env "$tag" "$abiwatch" vm --deb "$deb" --timeout "${t:-120}" -o "$tmp/out/snap" \
 			-- mqueue >"$tmp/run.out" 2>&1 & ;;
