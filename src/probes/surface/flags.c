@@ -419,10 +419,10 @@ static struct aw_item flags_items[] = {
 		    .change = "the root filesystem fills statx fields it did not (or stops filling them)"),
 	AW_OBS_ITEM("statx.attributes_mask.tmpfs", "the stx_attributes_mask of a tmpfs file, as hex",
 		    .change = "which attributes the kernel can report for a tmpfs file (a mask, not the file's "
-			      "attributes): the VFS adds STATX_ATTR_VERITY (0x100000) to every filesystem's mask "
-			      "in 6.12 (fs/stat.c vfs_getattr_nosec()), which this project's 6.18 host (no "
-			      "CONFIG_FS_VERITY) does not report; tools read stx_attributes only where the "
-			      "mask has the bit"),
+			      "attributes): STATX_ATTR_VERITY (0x100000) is the VFS's for every filesystem from "
+			      "Debian 6.12.117 on, not 6.12.115 (fs/stat.c vfs_getattr_nosec(), stable backport "
+			      "of \"fsverity: hoist statx reporting of fs-verity flag\"); tools read "
+			      "stx_attributes only where the mask has the bit"),
 	AW_OBS_ITEM("membarrier.query", "membarrier(MEMBARRIER_CMD_QUERY): the commands the kernel has, by name",
 		    .change = "a membarrier command appeared or vanished"),
 	AW_ITEMS_END

@@ -83,7 +83,7 @@ int surface_statx_fields(int dirfd, const char *path, char *buf, size_t size, un
 		    .change = #fs " fills statx fields it did not (DIOALIGN, SUBVOL, WRITE_ATOMIC...) or stops filling them: programs that read them fall back to guesses", \
 		    .object = #fs),                                                                     \
 	AW_OBS_ITEM("attributes_mask." #fs, "the stx_attributes_mask of a regular file of a fresh " #fs ", as hex", \
-		    .change = #fs " supports statx attributes it did not (or no longer)", .object = #fs),
+		    .change = "the attributes the kernel can report for a file of " #fs " (a mask, not the file's attributes; the VFS adds some for every filesystem, such as STATX_ATTR_VERITY from 6.12.117)", .object = #fs),
 
 static const struct aw_item statx_items[] = {
 	STATX_FS(FS_ITEMS)
