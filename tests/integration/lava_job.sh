@@ -78,6 +78,28 @@ done
 "$abiwatch" diff "$work/real.snapshot" "$work/list.snapshot" >/dev/null && ok "abiwatch diff reads it" ||
 	bad "abiwatch diff of the log's snapshot"
 
+# What the lab knows of the run goes in as env keys in their sorted
+# places, and the snapshot stays one abiwatch reads; a key the guest wrote
+# is never replaced.
+lava/job-snapshot --env "vm.package=linux-image-9.9.9-test 9.9.9-1" --env "vm.accel=tcg" --env "lava.job=7" \
+	"$work/list.log" "$work/env.snapshot" 2>"$work/err"
+LC_ALL=C sort -c <(tail -n +2 "$work/env.snapshot") 2>/dev/null &&
+	grep -qxF "env.vm.package = linux-image-9.9.9-test 9.9.9-1" "$work/env.snapshot" &&
+	grep -qxF "env.lava.job = 7" "$work/env.snapshot" &&
+	[[ $(($(wc -l <"$work/env.snapshot") - $(wc -l <"$work/real.snapshot"))) == 3 ]] &&
+	"$abiwatch" diff "$work/real.snapshot" "$work/env.snapshot" >/dev/null &&
+	ok "--env: 3 keys added in their sorted places; abiwatch reads it, no change" ||
+	bad "--env: $(cat "$work/err"); $(grep -n '^env.vm\|^env.lava' "$work/env.snapshot")"
+key=$(grep -m 1 '^env\.' "$work/real.snapshot" | cut -d' ' -f1)
+lava/job-snapshot --env "${key#env.}=x" "$work/list.log" "$work/env2.snapshot" 2>"$work/err"
+rc=$?
+((rc == 2)) && [[ ! -e $work/env2.snapshot ]] && grep -q "has $key already" "$work/err" &&
+	ok "--env of a key the guest wrote: exit 2, nothing written" || bad "--env replacing $key: exit $rc, $(cat "$work/err")"
+lava/job-snapshot --env "no spaces=x" "$work/list.log" "$work/env3.snapshot" 2>"$work/err"
+rc=$?
+((rc == 2)) && grep -q "expected NAME=VALUE" "$work/err" && ok "--env with a bad name: exit 2, says what is expected" ||
+	bad "--env bad name: exit $rc, $(cat "$work/err")"
+
 expect_refused() { # NAME LOG WORDS
 	rm -f "$work/out.snapshot"
 	lava/job-snapshot "$2" "$work/out.snapshot" 2>"$work/err"

@@ -11,7 +11,9 @@
 #  5. A job that fails in the lab (its kernel panics at once: the ramdisk's
 #     init is not found): "no result: ... Incomplete" with LAVA's reason.
 #  6. The device back: matrix again resubmits only what has no snapshot and
-#     writes the neighbours' diff and the report, as `abiwatch matrix` does.
+#     writes matrix.txt, the neighbours' diff and the report by `abiwatch
+#     matrix` reusing the lab's snapshots; the series and the diff equal
+#     those of `abiwatch matrix` booting the same kernels here.
 # The long lane's (make check-long): three TCG boots under LAVA.  Needs root
 # and Debian's lava-server, lava-dispatcher, lavacli and postgresql-15.
 set -u
@@ -87,6 +89,18 @@ lab matrix -o "$m" --wait 600 "$old" "$new" -- mqueue
 [[ $(grep -c "submitted" "$work/lab.log") == 4 ]] && ok "four jobs submitted by lava/lab in all" || bad "jobs submitted: $(grep -c submitted "$work/lab.log")"
 [[ -s $m/report.html && -s $m/$rel_old--$rel_new.diff ]] && ok "the neighbours' diff and the report" ||
 	bad "matrix outputs: $(ls "$m")"
+[[ $(grep -c -e "^$rel_old - reused " -e "^$rel_new - reused " "$m/matrix.txt" 2>/dev/null) == 2 ]] &&
+	ok "matrix.txt: both kernels, their lab snapshots reused by abiwatch matrix (none booted here)" ||
+	bad "matrix.txt: $(head -n 5 "$m/matrix.txt" 2>&1)"
+# The same kernels on this machine: the same series and the same diff.
+"$abiwatch" matrix -q -o "$work/here" "$old" "$new" -- mqueue >/dev/null 2>&1
+series() { sed -n '/^# series/,$p' "$1"; }
+[[ -n $(series "$m/matrix.txt") ]] && cmp -s <(series "$m/matrix.txt") <(series "$work/here/matrix.txt") &&
+	ok "the lab's series is this machine's: $(series "$m/matrix.txt" | head -n 1)" ||
+	bad "series differ: $(diff <(series "$work/here/matrix.txt") <(series "$m/matrix.txt") | head -n 5)"
+cmp -s "$m/$rel_old--$rel_new.diff" "$work/here/$rel_old--$rel_new.diff" &&
+	ok "the lab's diff of the pair is this machine's" ||
+	bad "the pair's diffs differ: $(diff "$work/here/$rel_old--$rel_new.diff" "$m/$rel_old--$rel_new.diff" | head -n 5)"
 lava/instance stop >/dev/null
 lava/instance status | grep -qv stopped && bad "the lab still runs: $(lava/instance status)"
 [[ -e /tmp/lava.events ]] && bad "lava-server's event socket left in /tmp"
