@@ -84,6 +84,16 @@ expect_diff "a value outside the formula" 1 \
 	"1 kernel change, 0 new failures (sysctl 1); 1 item not comparable: 1 needs a CPU with a PMU (hardware performance counters) (not on the new side)" \
 	$fx/boot-a.snapshot $fx/boot-formula.snapshot
 
+# fs.epoll.max_user_watches, sized at fs_initcall from the pages before
+# the initramfs is freed: two boots of 6.12.118, two initramfs sizes.
+expect_diff "epoll watches: one kernel booted twice" 0 \
+	"0 kernel changes, 0 new failures; 1 item not comparable: 1 follows what the kernel had at boot (the same formula from other inputs)" \
+	$fx/epoll-a.snapshot $fx/epoll-b.snapshot
+"$abiwatch" diff -v $fx/epoll-a.snapshot $fx/epoll-b.snapshot | grep -q '\[sized at boot by the same formula from other inputs: (pages / 25) x PAGE_SIZE / 184, .*eventpoll_init().*; both values fit (247551 -> 247551 pages of 4096 B)\]$' &&
+	ok "epoll watches: the fold names eventpoll_init()'s formula" || bad "epoll watches: the fold's words"
+expect_diff "epoll watches: a value outside the formula" 1 \
+	"1 kernel change, 0 new failures (sysctl 1); 0 items not comparable" \
+	$fx/epoll-a.snapshot $fx/epoll-formula.snapshot
 # The same snapshot on both sides: silence, exit 0 (as diff(1)).
 "$abiwatch" diff $fx/lacking.snapshot $fx/lacking.snapshot >"$work/out"; rc=$?
 [[ $rc == 0 && ! -s $work/out ]] && ok "identical: silent, exit 0" || bad "identical: exit $rc, $(head -c 200 "$work/out")"

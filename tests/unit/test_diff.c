@@ -554,6 +554,41 @@ static void test_sized_outside_the_formula(void **state)
 	aw_diff_free(&d);
 }
 
+/* fs.epoll.max_user_watches: eventpoll_init() counts the pages at
+ * fs_initcall, before the initramfs is freed.  Two boots of 6.12.118 at
+ * equal memory (measured, /tmp/cmp45): 212012 and 211990.  For 247551
+ * pages of MemTotal the formula allows (123775 / 25) x 4096 / 184 =
+ * 110213 to (247551 / 25) x 4096 / 184 = 220427. */
+#define EPOLL_ENV "env.memory = 1013968896\nenv.page_size = 4096\n"
+#define EPOLL_KEY "obs.sysctl.knob.fs.epoll.max_user_watches.value"
+
+static const char *epoll_cause(const char *old, const char *new)
+{
+	char a[256], b[256];
+	static char key[32];
+	struct aw_diff d;
+	snprintf(a, sizeof a, EPOLL_ENV EPOLL_KEY " = %s\n", old);
+	snprintf(b, sizeof b, EPOLL_ENV EPOLL_KEY " = %s\n", new);
+	diff_of(a, b, NULL, 0, &d);
+	assert_int_equal(d.n, 1);
+	snprintf(key, sizeof key, "%s", d.changes[0].cause_key ? d.changes[0].cause_key : "none");
+	aw_diff_free(&d);
+	return key;
+}
+
+static void test_sized_epoll_watches_band(void **state)
+{
+	(void)state;
+	assert_string_equal(epoll_cause("212012", "211990"), "sized");
+	assert_string_equal(epoll_cause("212012", "220427"), "sized");
+	assert_string_equal(epoll_cause("212012", "110213"), "sized");
+	/* one past either end: a formula that changed */
+	assert_string_equal(epoll_cause("212012", "220428"), "none");
+	assert_string_equal(epoll_cause("212012", "110212"), "none");
+	/* 176-byte items at the boot's pages: outside the band */
+	assert_string_equal(epoll_cause("212012", "221696"), "none");
+}
+
 /* kernel.nmi_watchdog follows the PMU: a machine without one (TCG) on
  * either side cannot show the kernel's interface; with one on both, a
  * change is the kernel's. */
@@ -927,6 +962,7 @@ int main(void)
 		cmocka_unit_test(test_varies_with_the_clock),
 		cmocka_unit_test(test_sized_at_boot_folds),
 		cmocka_unit_test(test_sized_outside_the_formula),
+		cmocka_unit_test(test_sized_epoll_watches_band),
 		cmocka_unit_test(test_pmu_folds_nmi_watchdog),
 		cmocka_unit_test(test_cpu_features_fold_the_boot_pool),
 		cmocka_unit_test(test_folding_lines),

@@ -91,6 +91,28 @@ const struct aw_sizing sc_half_threads_max = {
 	.fits = aw_threads_max_half_fits,
 };
 
+/* fs/eventpoll.c eventpoll_init(), an fs_initcall (before the initramfs
+ * and the init sections are freed into totalram): ((totalram -
+ * totalhigh) / 25) << PAGE_SHIFT / EP_ITEM_COST, the same in 6.1 and
+ * 6.12.  EP_ITEM_COST is sizeof(struct epitem) + sizeof(struct
+ * eppoll_entry), 120 + 64 on x86_64 (epoll_filefd and epoll_event are
+ * packed there); x86_64 has no high memory. */
+#define EP_ITEM_COST_X86_64 184ULL
+
+static long long epoll_watches(unsigned long long pages, const struct aw_boot_inputs *in)
+{
+	return (long long)(pages / 25 * in->page_size / EP_ITEM_COST_X86_64);
+}
+
+FITS_BETWEEN(epoll_watches_fits, epoll_watches)
+
+const struct aw_sizing sc_epoll_watches = {
+	.formula = "(pages / 25) x PAGE_SIZE / 184, 184 bytes being an epitem and an eppoll_entry on x86_64 "
+		   "(fs/eventpoll.c eventpoll_init(); no high memory on x86_64)",
+	.unread = AW_BOOT_UNREAD("the pages eventpoll_init() counted (before the initramfs was freed)"),
+	.fits = epoll_watches_fits,
+};
+
 /* mm/page_alloc.c (6.12: mm/mm_init.c) calculate_min_free_kbytes():
  * int_sqrt(lowmem KiB x 16), 128 to 262144; khugepaged raises it
  * (mm/khugepaged.c set_recommended_min_free_kbytes()) to at most 5 % of

@@ -51,7 +51,7 @@ void sc_report_modules(struct aw_ctx *ctx, const struct aw_kconfig *cfg);
 
 /* The formulas of the knobs sized at boot (sized.c). */
 extern const struct aw_sizing sc_file_max, sc_user_reserve, sc_admin_reserve, sc_threads_max,
-	sc_half_threads_max, sc_min_free;
+	sc_half_threads_max, sc_min_free, sc_epoll_watches;
 
 extern const struct aw_probe sc_knob_probes[], sc_config_probes[], sc_machine_probes[],
 	sc_scopes_probes[];
