@@ -20,13 +20,14 @@ static void add_probe(struct aw_question *q, const struct aw_probe_ref *ref)
 static const char *item_of_key(const char *name, char *kind)
 {
 	static const struct {
-		const char *prefix;
+		enum aw_key_class cls;
 		char kind;
-	} keys[] = { { "check.", 'c' }, { "obs.", 'o' }, { "unobserved.", 'o' } };
+	} keys[] = { { AW_KEY_CHECK, 'c' }, { AW_KEY_OBS, 'o' }, { AW_KEY_UNOBSERVED, 'o' } };
 	*kind = 0;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		size_t n = strlen(keys[i].prefix);
-		if (strncmp(name, keys[i].prefix, n) == 0 && aw_catalogue_find(name + n)) {
+	for (size_t i = 0; i < AW_ARRAY_SIZE(keys); i++) {
+		const char *prefix = aw_key_class_prefix(keys[i].cls);
+		size_t n = strlen(prefix);
+		if (strncmp(name, prefix, n) == 0 && aw_catalogue_find(name + n)) {
 			*kind = keys[i].kind;
 			return name + n;
 		}
