@@ -159,20 +159,17 @@ static void stable_lines(const struct aw_snapshot *const *snaps, size_t n, size_
 	}
 }
 
-void aw_series_compute(const struct aw_snapshot *const *snaps, size_t n, struct aw_series *s)
+void aw_series_compute_from(const struct aw_snapshot *const *snaps, const struct aw_diff *d,
+			    size_t n, struct aw_series *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->ncols = n;
-	struct aw_diff *d = xcalloc(n + 1, sizeof(*d));
-	struct aw_diff_opts none = { 0 };
-	for (size_t c = 1; c < n; c++) {
-		aw_diff_compute(snaps[c - 1], snaps[c], &none, &d[c]);
+	for (size_t c = 1; c < n; c++)
 		for (size_t i = 0; i < d[c].nobjects; i++) {
 			const struct aw_diff_object *ob = &d[c].objects[i];
 			for (size_t j = 0; j < ob->n; j++)
 				row_of(s, &d[c].changes[ob->changes[j]], ob->family, c);
 		}
-	}
 	if (s->nrows)
 		qsort(s->rows, s->nrows, sizeof(*s->rows), by_first_change);
 	size_t *run_start = xcalloc(n + 1, sizeof(*run_start));
@@ -190,8 +187,18 @@ void aw_series_compute(const struct aw_snapshot *const *snaps, size_t n, struct 
 	for (size_t c = 1; c < n; c++) {
 		read_pair(s, &d[c], &s->pairs[c - 1]);
 		s->changes += s->pairs[c - 1].changes;
-		aw_diff_free(&d[c]);
 	}
+}
+
+void aw_series_compute(const struct aw_snapshot *const *snaps, size_t n, struct aw_series *s)
+{
+	struct aw_diff *d = xcalloc(n + 1, sizeof(*d));
+	struct aw_diff_opts none = { 0 };
+	for (size_t c = 1; c < n; c++)
+		aw_diff_compute(snaps[c - 1], snaps[c], &none, &d[c]);
+	aw_series_compute_from(snaps, d, n, s);
+	for (size_t c = 1; c < n; c++)
+		aw_diff_free(&d[c]);
 	free(d);
 }
 

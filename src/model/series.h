@@ -13,6 +13,7 @@
 #define ABIWATCH_MODEL_SERIES_H
 
 #include "snapshot.h"
+#include "diff.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -93,6 +94,12 @@ struct aw_series {
  * order: the caller's).  Cells point into the snapshots, which must
  * outlive s. */
 void aw_series_compute(const struct aw_snapshot *const *snaps, size_t n, struct aw_series *s);
+/* The same from the neighbours' diffs the caller has already computed:
+ * diffs[c], for 1 <= c < n, is snaps[c - 1] -> snaps[c] with no options
+ * (a matrix writes them as its .diff files too).  diffs must outlive
+ * the call only. */
+void aw_series_compute_from(const struct aw_snapshot *const *snaps, const struct aw_diff *diffs,
+			    size_t n, struct aw_series *s);
 void aw_series_free(struct aw_series *s);
 
 #endif

@@ -59,6 +59,10 @@ struct aw_several {
 	/* For matrix.txt's series section: the kernels' snapshots in
 	 * version order (snaps) and a name for each; NULL: none. */
 	const char *const *snap_labels;
+	/* snaps' neighbours' diffs, [c] for 1 <= c < nsnaps: snaps[c - 1]
+	 * -> snaps[c] with no options, when the caller has them (a matrix
+	 * writes them as .diff files); NULL: the writer computes them. */
+	const struct aw_diff *snap_diffs;
 	const struct aw_kcidb_opts *kcidb;
 };
 

@@ -102,7 +102,10 @@ int aw_matrix_text(FILE *f, const struct aw_several *s)
 	free_family_columns(s, &fc);
 	if (s->snap_labels && s->nsnaps > 1) {
 		struct aw_series series;
-		aw_series_compute(s->snaps, s->nsnaps, &series);
+		if (s->snap_diffs)
+			aw_series_compute_from(s->snaps, s->snap_diffs, s->nsnaps, &series);
+		else
+			aw_series_compute(s->snaps, s->nsnaps, &series);
 		aw_series_text(f, &series, s->snap_labels);
 		aw_series_free(&series);
 	}

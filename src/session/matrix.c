@@ -50,69 +50,16 @@ static void report_finished(const struct aw_matrix_job *j, size_t done, size_t t
 	free(line);
 }
 
-/* The neighbour diff, with the diff of `abiwatch diff`.  0 written, 1 no
- * snapshots to compare, -1 error (*err). */
-static int neighbour_diff(const char *old_path, const char *new_path, const char *out_path,
-			  const char *old_name, const char *new_name, char **err)
-{
-	struct aw_snapshot a, b;
-	if (access(old_path, R_OK) != 0 || access(new_path, R_OK) != 0)
-		return 1;
-	if (aw_snapshot_load(old_path, &a, err) != 0)
-		return -1;
-	if (aw_snapshot_load(new_path, &b, err) != 0) {
-		aw_snapshot_free(&a);
-		return -1;
-	}
-	struct aw_diff d;
-	struct aw_diff_opts opts = { 0 };
-	aw_diff_compute(&a, &b, &opts, &d);
-	FILE *f = fopen(out_path, "we");
-	int rc = 0;
-	if (!f) {
-		*err = xasprintf("%s: %s", out_path, strerror(errno));
-		rc = -1;
-	} else {
-		aw_format_find("text", AW_WRITES_DIFF, NULL)->diff(f, &d, old_name, new_name, false);
-		if (fclose(f) != 0) {
-			*err = xasprintf("%s: %s", out_path, strerror(errno));
-			rc = -1;
-		}
-	}
-	aw_diff_free(&d);
-	aw_snapshot_free(&a);
-	aw_snapshot_free(&b);
-	return rc;
-}
-
-static void write_diffs(const struct aw_matrix *m)
-{
-	for (size_t i = 0; i + 1 < m->njobs; i++) {
-		const struct aw_matrix_job *a = &m->jobs[i], *b = &m->jobs[i + 1];
-		char *pa = aw_matrix_file(m, a->label, "snapshot"), *pb = aw_matrix_file(m, b->label, "snapshot");
-		char *name = xasprintf("%s--%s", a->label, b->label);
-		char *out = aw_matrix_file(m, name, "diff"), *err = NULL;
-		char *na = xasprintf("%s.snapshot", a->label), *nb = xasprintf("%s.snapshot", b->label);
-		if (neighbour_diff(pa, pb, out, na, nb, &err) < 0) {
-			fprintf(stderr, "abiwatch matrix: %s\n", err);
-			free(err);
-		}
-		free(pa);
-		free(pb);
-		free(name);
-		free(out);
-		free(na);
-		free(nb);
-	}
-}
-
 /* The snapshots of the jobs that have one, in the jobs' (version)
- * order, for matrix.txt's series; one that cannot be read is left out
- * and said. */
+ * order, each read once, and their neighbours' diffs, each computed
+ * once: for the .diff files and for matrix.txt's series.  One that
+ * cannot be read is left out and said. */
 struct series_snapshots {
 	struct aw_snapshot *snaps;
 	struct aw_snapshot **ptrs;
 	const char **labels;
+	size_t *job;          /* [k]: the job snaps[k] is of */
+	struct aw_diff *diffs; /* [k], k >= 1: snaps[k - 1] -> snaps[k] */
 	size_t n;
 };
 
@@ -121,11 +68,14 @@ static void load_series(const struct aw_matrix *m, struct series_snapshots *ss)
 	ss->snaps = xcalloc(m->njobs + 1, sizeof(*ss->snaps));
 	ss->ptrs = xcalloc(m->njobs + 1, sizeof(*ss->ptrs));
 	ss->labels = xcalloc(m->njobs + 1, sizeof(*ss->labels));
+	ss->job = xcalloc(m->njobs + 1, sizeof(*ss->job));
+	ss->diffs = xcalloc(m->njobs + 1, sizeof(*ss->diffs));
 	ss->n = 0;
 	for (size_t i = 0; i < m->njobs; i++) {
 		char *path = aw_matrix_file(m, m->jobs[i].label, "snapshot"), *err = NULL;
 		if (access(path, R_OK) == 0 && aw_snapshot_load(path, &ss->snaps[ss->n], &err) == 0) {
 			ss->ptrs[ss->n] = &ss->snaps[ss->n];
+			ss->job[ss->n] = i;
 			ss->labels[ss->n++] = m->jobs[i].label;
 		} else if (err) {
 			fprintf(stderr, "abiwatch matrix: not in the series: %s\n", err);
@@ -133,20 +83,68 @@ static void load_series(const struct aw_matrix *m, struct series_snapshots *ss)
 		}
 		free(path);
 	}
+	struct aw_diff_opts none = { 0 };
+	for (size_t k = 1; k < ss->n; k++)
+		aw_diff_compute(&ss->snaps[k - 1], &ss->snaps[k], &none, &ss->diffs[k]);
 }
 
 static void free_series(struct series_snapshots *ss)
 {
+	for (size_t k = 1; k < ss->n; k++)
+		aw_diff_free(&ss->diffs[k]);
 	for (size_t i = 0; i < ss->n; i++)
 		aw_snapshot_free(&ss->snaps[i]);
 	free(ss->snaps);
 	free(ss->ptrs);
 	free(ss->labels);
+	free(ss->job);
+	free(ss->diffs);
+}
+
+/* LABEL--LABEL.diff, as `abiwatch diff` writes it in text. */
+static int write_diff_file(const struct aw_matrix *m, const struct aw_diff *d, const char *old,
+			   const char *new, char **err)
+{
+	char *name = xasprintf("%s--%s", old, new), *path = aw_matrix_file(m, name, "diff");
+	char *na = xasprintf("%s.snapshot", old), *nb = xasprintf("%s.snapshot", new);
+	int rc = 0;
+	FILE *f = fopen(path, "we");
+	if (!f) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		rc = -1;
+	} else {
+		aw_format_find("text", AW_WRITES_DIFF, NULL)->diff(f, d, na, nb, false);
+		if (fclose(f) != 0) {
+			*err = xasprintf("%s: %s", path, strerror(errno));
+			rc = -1;
+		}
+	}
+	free(name);
+	free(path);
+	free(na);
+	free(nb);
+	return rc;
+}
+
+/* A diff file for each pair of neighbouring jobs that both have a
+ * snapshot; the series may compare across a job without one, a .diff
+ * file never does. */
+static void write_diffs(const struct aw_matrix *m, const struct series_snapshots *ss)
+{
+	for (size_t k = 1; k < ss->n; k++) {
+		char *err = NULL;
+		if (ss->job[k - 1] + 1 != ss->job[k])
+			continue;
+		if (write_diff_file(m, &ss->diffs[k], ss->labels[k - 1], ss->labels[k], &err) != 0) {
+			fprintf(stderr, "abiwatch matrix: %s\n", err);
+			free(err);
+		}
+	}
 }
 
 /* matrix.txt, written by the text format's several (output/format.h),
  * from a row per job. */
-static int write_table(const struct aw_matrix *m, char **err)
+static int write_table(const struct aw_matrix *m, const struct series_snapshots *ss, char **err)
 {
 	char *path = xasprintf("%s/matrix.txt", m->dir);
 	FILE *f = fopen(path, "we");
@@ -171,16 +169,14 @@ static int write_table(const struct aw_matrix *m, char **err)
 		};
 	}
 	struct aw_several several = { .rows = rows, .nrows = m->njobs };
-	struct series_snapshots ss;
-	load_series(m, &ss);
-	several.snaps = (const struct aw_snapshot *const *)ss.ptrs;
-	several.nsnaps = ss.n;
-	several.snap_labels = ss.labels;
+	several.snaps = (const struct aw_snapshot *const *)ss->ptrs;
+	several.nsnaps = ss->n;
+	several.snap_labels = ss->labels;
+	several.snap_diffs = ss->diffs;
 	bool ok = aw_format_find("text", AW_WRITES_SEVERAL, NULL)->several(f, &several) == 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok)
 		*err = xasprintf("%s: %s", path, strerror(errno));
-	free_series(&ss);
 	for (size_t i = 0; i < m->njobs; i++)
 		free(ktaps[i]);
 	free(ktaps);
@@ -225,8 +221,12 @@ static int run_and_write(struct matrix_opts *c)
 		c->m.finished = report_finished;
 	}
 	aw_matrix_run(&c->m);
-	write_diffs(&c->m);
-	if (write_table(&c->m, &err) != 0) {
+	struct series_snapshots ss;
+	load_series(&c->m, &ss);
+	write_diffs(&c->m, &ss);
+	int rc = write_table(&c->m, &ss, &err);
+	free_series(&ss);
+	if (rc != 0) {
 		fprintf(stderr, "abiwatch matrix: %s\n", err);
 		free(err);
 		return AW_EXIT_USAGE;

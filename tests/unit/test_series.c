@@ -168,6 +168,46 @@ static void test_a_set_shows_what_moved(void **state)
 	release(&f);
 }
 
+static char *series_text(const struct aw_series *s)
+{
+	static const char *const labels[MAXK] = { "k0", "k1", "k2", "k3" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	aw_series_text(f, s, labels);
+	fclose(f);
+	return buf;
+}
+
+/* A matrix hands the series the neighbours' diffs it wrote as .diff
+ * files: the series must be the one it computes itself. */
+static void test_from_given_diffs_is_the_same(void **state)
+{
+	(void)state;
+	struct fixture f = { 0 };
+	add_kernel(&f, "6.1.1", "obs.fam.p.v = a\nobs.fam.q.w = x\nobs.fam.r.s = A,B\n");
+	add_kernel(&f, "6.1.2", "obs.fam.p.v = b\nobs.fam.q.w = y\nobs.fam.r.s = A,B,C\n");
+	add_kernel(&f, "6.12.1", "obs.fam.n.x = 1\nobs.fam.p.v = a\nobs.fam.q.w = y\n");
+	compute(&f);
+	struct aw_diff d[MAXK] = { 0 };
+	struct aw_diff_opts none = { 0 };
+	for (size_t c = 1; c < f.n; c++)
+		aw_diff_compute(f.ptrs[c - 1], f.ptrs[c], &none, &d[c]);
+	struct aw_series given;
+	aw_series_compute_from(f.ptrs, d, f.n, &given);
+	char *a = series_text(&f.s), *b = series_text(&given);
+	assert_true(strlen(a) > 0);
+	assert_string_equal(a, b);
+	assert_int_equal(given.changes, f.s.changes);
+	assert_int_equal(given.nrows, f.s.nrows);
+	free(a);
+	free(b);
+	aw_series_free(&given);
+	for (size_t c = 1; c < f.n; c++)
+		aw_diff_free(&d[c]);
+	release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_back_across_lines_is_no_flap),
 		cmocka_unit_test(test_absent_and_unobserved_are_no_value),
 		cmocka_unit_test(test_a_set_shows_what_moved),
+		cmocka_unit_test(test_from_given_diffs_is_the_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
