@@ -24,6 +24,16 @@ bad() { echo "FAIL $*"; status=1; }
 "$py" -c 'import lava_common.schemas' 2>/dev/null ||
 	{ echo "lava-common is not installed (apt-get install lava-common)"; exit 4; }
 
+# The test definition's description names every family abiwatch has, so
+# that a lab's listing says what a job runs (one added is one to name).
+desc=$(sed -n 's/^ *description: //p' lava/abiwatch.yaml | head -1)
+missing=
+for fam in $("$abiwatch" list | awk '/^[a-z]/ {print $1}'); do
+	[[ $desc == *" $fam"[,\)]* ]] || missing+=" $fam"
+done
+[[ -n $desc && -z $missing ]] && ok "the definition's description names every family" ||
+	bad "lava/abiwatch.yaml's description does not name:$missing"
+
 # The images are only named by the job: empty files will do.
 mkdir "$work/images" && : >"$work/images/vmlinuz" && : >"$work/images/ramdisk.cpio"
 lava/render-job --job-minutes 7 "$work/images" 6.1.0-57-cloud-amd64 "mqueue dirent.tmpfs --path 'x=\"/tmp/a b'" >"$work/job.yaml" ||
