@@ -290,6 +290,11 @@ void aw_env_collect(struct aw_env *env)
 	char *lsm_value = lsm ? xstrdup(lsm) : xasprintf("unknown: %s", no_lsm);
 	aw_env_set(env, "lsm", lsm_value);
 	free(lsm_value);
+	/* Lockdown refuses root some of bpf() and other kernel interfaces
+	 * (cause lockdown), whatever the kernel has. */
+	char *lockdown = aw_lockdown_mode(lsm);
+	aw_env_set(env, "lockdown", lockdown);
+	free(lockdown);
 	free(lsm);
 	/* kernel.pid_max as the run's own PID namespace has it: per PID
 	 * namespace since 6.14 (7863dcc72d0f), where a new one starts from

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The active security modules: see lsm.h. */
 #include "lsm.h"
+#include "child.h"
 #include "procfs.h"
 #include "util.h"
 
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -67,6 +70,69 @@ char *aw_lsm_active(const char **why)
 		list = aw_lsm_by_securityfs("/sys/kernel/security");
 	*why = list ? NULL : "no lsm_list_modules(2) (before 6.8) and no /sys/kernel/security/lsm (securityfs not mounted)";
 	return list;
+}
+
+char *aw_lockdown_by_securityfs(const char *dir)
+{
+	char *text, *path = xasprintf("%s/lockdown", dir), *mode = NULL;
+	size_t len;
+	int rc = aw_file_slurp(path, &text, &len);
+	free(path);
+	if (rc != 0)
+		return NULL;
+	const char *open = memchr(text, '[', len);
+	const char *close = open ? memchr(open, ']', len - (size_t)(open - text)) : NULL;
+	if (close && close > open + 1)
+		mode = xasprintf("%.*s", (int)(close - open - 1), open + 1);
+	free(text);
+	return mode;
+}
+
+#define MODE_MAX 32
+
+/* In a child's own mount namespace, a securityfs of its own: the
+ * machine's mounts are never touched, and the mount goes with the
+ * child. */
+static int read_own_securityfs(void *arg)
+{
+	char *out = arg;
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("securityfs", "/sys/kernel/security", "securityfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+		return 1;
+	char *mode = aw_lockdown_by_securityfs("/sys/kernel/security");
+	if (!mode || strlen(mode) >= MODE_MAX) {
+		free(mode);
+		return 1;
+	}
+	strcpy(out, mode);
+	free(mode);
+	return 0;
+}
+
+/* Where no securityfs is mounted (this host's init mounts none), one
+ * mounted for the read alone; NULL without the privilege to. */
+static char *lockdown_by_own_securityfs(void)
+{
+	char *shared = aw_shared_alloc(MODE_MAX);
+	if (!shared)
+		return NULL;
+	char *mode = aw_child_run(read_own_securityfs, shared, 10000) == 0 ? xstrdup(shared) : NULL;
+	aw_shared_free(shared, MODE_MAX);
+	return mode;
+}
+
+char *aw_lockdown_mode(const char *active_lsms)
+{
+	if (active_lsms && !aw_lsm_listed(active_lsms, "lockdown"))
+		return xstrdup("none");
+	char *mode = aw_lockdown_by_securityfs("/sys/kernel/security");
+	if (!mode)
+		mode = lockdown_by_own_securityfs();
+	if (mode)
+		return mode;
+	return xstrdup(active_lsms ? "unknown: the lockdown module runs and no securityfs could be read "
+				     "(not mounted, and none could be mounted here)"
+				   : "unknown: neither the active security modules nor /sys/kernel/security/lockdown are known");
 }
 
 bool aw_lsm_listed(const char *list, const char *lsm)

@@ -28,6 +28,19 @@ char *aw_lsm_by_securityfs(const char *dir);
  * linux/lsm.h: LSM_ID_*), comma-separated; an unknown id as its number.
  * malloc'd. */
 char *aw_lsm_names(const uint64_t *ids, size_t n);
+/* The kernel's lockdown mode (security/lockdown/lockdown.c,
+ * lockdown_read(): every mode space-separated, the one in force in
+ * brackets: "none [integrity] confidentiality"): "none", "integrity" or
+ * "confidentiality" from the lockdown file of a securityfs mounted at
+ * dir; NULL where it cannot be read or holds no bracketed mode.
+ * malloc'd. */
+char *aw_lockdown_by_securityfs(const char *dir);
+/* The mode of the running kernel: "none" where the lockdown module does
+ * not run (the list of active modules, as aw_lsm_active() gives it, lacks
+ * it), so nothing is locked down; else what securityfs says (where none
+ * is mounted, one a child mounts in a mount namespace of its own), or
+ * "unknown: " and why.  malloc'd. */
+char *aw_lockdown_mode(const char *active_lsms);
 /* Whether the comma-separated list names the module. */
 bool aw_lsm_listed(const char *list, const char *lsm);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The active security modules (lib/lsm.c): the names of the uapi ids,
- * the list's lookup, and the machine's own answer held against
- * securityfs where the test can read it. */
+ * the list's lookup, the machine's own answer held against securityfs
+ * where the test can read it, and the lockdown mode read as
+ * lockdown_read() writes it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +10,12 @@
 
 #include "lib/lsm.h"
 #include "lib/procfs.h"
+#include "lib/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_names(void **state)
 {
@@ -61,12 +65,71 @@ static void test_active(void **state)
 	free(list);
 }
 
+static char *lockdown_of(const char *text)
+{
+	char dir[] = "/tmp/abiwatch-lockdown.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = xasprintf("%s/lockdown", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	char *mode = aw_lockdown_by_securityfs(dir);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	return mode;
+}
+
+/* lockdown_read()'s form: the mode in force in brackets, wherever it is;
+ * a file without one gives no mode; no file, no mode. */
+static void test_lockdown_file(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *mode;
+	} cases[] = {
+		{ "[none] integrity confidentiality\n", "none" },
+		{ "none [integrity] confidentiality\n", "integrity" },
+		{ "none integrity [confidentiality]\n", "confidentiality" },
+		{ "none integrity confidentiality\n", NULL },
+		{ "[]\n", NULL },
+		{ "[none", NULL },
+		{ "", NULL },
+	};
+	for (size_t i = 0; i < AW_ARRAY_SIZE(cases); i++) {
+		char *mode = lockdown_of(cases[i].text);
+		if (cases[i].mode)
+			assert_string_equal(mode, cases[i].mode);
+		else
+			assert_null(mode);
+		free(mode);
+	}
+	assert_null(aw_lockdown_by_securityfs("/nonexistent-abiwatch"));
+}
+
+/* A kernel whose lockdown module does not run locks nothing down. */
+static void test_lockdown_mode(void **state)
+{
+	(void)state;
+	char *mode = aw_lockdown_mode("capability,landlock,yama");
+	assert_string_equal(mode, "none");
+	free(mode);
+	mode = aw_lockdown_mode(NULL);
+	assert_non_null(mode);
+	assert_true(strcmp(mode, "none") == 0 || strcmp(mode, "integrity") == 0 ||
+		    strcmp(mode, "confidentiality") == 0 || strncmp(mode, "unknown: ", 9) == 0);
+	free(mode);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_listed),
 		cmocka_unit_test(test_active),
+		cmocka_unit_test(test_lockdown_file),
+		cmocka_unit_test(test_lockdown_mode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

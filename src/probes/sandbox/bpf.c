@@ -24,9 +24,14 @@
  * storage maps, which need one), there when it is made (STRUCT_OPS:
  * when it answers ENOTSUPP for the unknown struct id 1, after the type
  * was found).  A type of the table that root is refused with another
- * errno (EPERM from lockdown or a security module) is there too, since
+ * errno (EPERM: a capability check or a security module) is there too, since
  * the kernel found it, and is named again with its errno in
- * prog_types.refused or map_types.refused.  Types past the table's last (NETFILTER; ARENA) are tried
+ * prog_types.refused or map_types.refused.  Lockdown (env.lockdown)
+ * refuses none of these: it refuses helpers, when the verifier looks a
+ * program's calls up (6.12: kernel/trace/bpf_trace.c
+ * bpf_tracing_func_proto(), kernel/bpf/helpers.c bpf_base_func_proto(),
+ * LOCKDOWN_BPF_READ_KERNEL and LOCKDOWN_BPF_WRITE_USER), and these
+ * programs call none.  Types past the table's last (NETFILTER; ARENA) are tried
  * too, by number, so that a new one shows.  As an unprivileged user (a
  * child that became nobody, which clears every capability; in a user
  * namespace of an unprivileged run, a plain child, whose capabilities
@@ -466,8 +471,8 @@ static const struct aw_item bpf_items[] = {
 	AW_OBS_ITEM("map_types", "the BPF map types the kernel has, as root: they are made, or refused with an errno other than EINVAL",
 		    .change = TYPES_CHANGE, .absent = types_absent, .object = ""),
 	AW_OBS_ITEM("prog_types.refused", "the program types of the table the kernel has but refused root, each with its errno (not EINVAL: no such type)",
-		    .change = "root is refused a type it could load (or the other way round): a security module, lockdown or a "
-			      "configuration decides it; bpftool reports the type missing",
+		    .change = "root is refused a type it could load (or the other way round): a capability, a security module or "
+			      "the configuration decides it; bpftool reports the type missing",
 		    .object = ""),
 	AW_OBS_ITEM("map_types.refused", "the map types of the table the kernel has but refused root, each with its errno",
 		    .change = "root is refused a map type it could make (or the other way round)", .object = ""),
