@@ -98,9 +98,16 @@ series() { sed -n '/^# series/,$p' "$1"; }
 [[ -n $(series "$m/matrix.txt") ]] && cmp -s <(series "$m/matrix.txt") <(series "$work/here/matrix.txt") &&
 	ok "the lab's series is this machine's: $(series "$m/matrix.txt" | head -n 1)" ||
 	bad "series differ: $(diff <(series "$work/here/matrix.txt") <(series "$m/matrix.txt") | head -n 5)"
-cmp -s "$m/$rel_old--$rel_new.diff" "$work/here/$rel_old--$rel_new.diff" &&
-	ok "the lab's diff of the pair is this machine's" ||
-	bad "the pair's diffs differ: $(diff "$work/here/$rel_old--$rel_new.diff" "$m/$rel_old--$rel_new.diff" | head -n 5)"
+# The kernel's part of the pair's diff is the same; its environment
+# section ("not a kernel change") may not be: the lab's snapshots name
+# their LAVA job (env.lava.job) and its guests are other machines (their
+# memory, what the ramdisk started).
+kernel_part() { sed '/^environment (not a kernel change):$/,/^[^ ]/{/^environment/d;/^  /d}' "$1"; }
+cmp -s <(kernel_part "$m/$rel_old--$rel_new.diff") <(kernel_part "$work/here/$rel_old--$rel_new.diff") &&
+	ok "the lab's diff of the pair is this machine's, the environment aside: $(head -n 1 "$m/$rel_old--$rel_new.diff")" ||
+	bad "the pair's diffs differ: $(diff <(kernel_part "$work/here/$rel_old--$rel_new.diff") <(kernel_part "$m/$rel_old--$rel_new.diff") | head -n 5)"
+grep -q '^  env.lava.job: ' "$m/$rel_old--$rel_new.diff" && ok "the lab's diff names the LAVA jobs in its environment" ||
+	bad "no env.lava.job in the lab's diff"
 lava/instance stop >/dev/null
 lava/instance status | grep -qv stopped && bad "the lab still runs: $(lava/instance status)"
 [[ -e /tmp/lava.events ]] && bad "lava-server's event socket left in /tmp"
