@@ -26,6 +26,14 @@
  *   sockopt.AF.accepted       getsockopt(SOL_SOCKET, N) for N 1..99: the
  *                             options that answer (anything but
  *                             ENOPROTOOPT), by name (asm-generic/socket.h)
+ *   unpriv.refused            the sockets root made that a child which
+ *                             became nobody is refused, each with its
+ *                             errno: raw and packet sockets need
+ *                             CAP_NET_RAW (net/ipv4/af_inet.c
+ *                             inet_create(), net/packet/af_packet.c
+ *                             packet_create()), ping sockets a group of
+ *                             ping_group_range (net/ipv4/ping.c
+ *                             ping_init_sock())
  *
  * Every socket is closed at once; all live in the probe's own network
  * namespace (the runner gives each probe one), so no address, route or
@@ -42,7 +50,10 @@
  * loaded on demand as an installed machine would.
  */
 #include "surface.h"
+#include "lib/caps.h"
+#include "lib/child.h"
 #include "lib/errname.h"
+#include "lib/procfs.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -171,6 +182,10 @@ static const struct aw_item sockets_items[] = {
 	AW_OBS_ITEM("socket.other_families", "families numbered above the named ones (to 63) that socket() does not answer EAFNOSUPPORT, with the type that made a socket (none: none)",
 		    .change = "a new address family appeared that this table does not name yet"),
 	SOCKET_FAMILIES(SOCKOPT_ITEMS)
+	AW_OBS_ITEM("unpriv.refused", "the sockets root made that a child which became nobody (every capability cleared) is refused, as FAMILY.TYPE[.PROTOCOL]:ERRNO (none: none)",
+		    .change = "a socket an unprivileged program could open is refused now, or the other way round: "
+			      "ping(8) without setuid, rootless containers' networking, packet capture as a user",
+		    .object = "socket.unpriv"),
 	AW_ITEMS_END
 };
 
@@ -182,25 +197,12 @@ struct modules {
 	char *loaded;  /* /proc/modules */
 };
 
+/* The whole file, NUL-terminated (malloc'd), or NULL. */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m) {
-		fclose(f);
-		return NULL;
-	}
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(f);
-	fclose(m);
-	return buf;
+	char *text;
+	size_t len;
+	return aw_file_slurp(path, &text, &len) == 0 ? text : NULL;
 }
 
 static void modules_load(struct modules *m)
@@ -289,6 +291,19 @@ static char *would_load(const struct modules *m, int family, int type, int proto
 
 /* ---- the sweep ---- */
 
+#define NFAMILIES AW_ARRAY_SIZE(families)
+#define NTYPES AW_ARRAY_SIZE(types)
+#define NPROTOCOLS AW_ARRAY_SIZE(protocols)
+
+/* Which sockets root made (the unprivileged sweep asks those again) and,
+ * in memory shared with that child, the errno each gave it (0: made). */
+struct made {
+	bool type[NFAMILIES][NTYPES], protocol[NPROTOCOLS];
+};
+struct unpriv_answers {
+	int type[NFAMILIES][NTYPES], protocol[NPROTOCOLS];
+};
+
 /* 0 and the socket, or the errno. */
 static int make_socket(int family, int type, int protocol, int *fd)
 {
@@ -305,17 +320,18 @@ static int try_socket(int family, int type, int protocol)
 	return rc;
 }
 
-static void observe_socket(struct aw_ctx *ctx, const struct modules *m, const char *item, int family, int type,
+static bool observe_socket(struct aw_ctx *ctx, const struct modules *m, const char *item, int family, int type,
 			   int protocol, bool guest)
 {
 	char *why = guest ? NULL : would_load(m, family, type, protocol);
 	if (why) {
 		aw_skip(ctx, item, "%s", why);
 		free(why);
-		return;
+		return false;
 	}
 	int rc = try_socket(family, type, protocol);
 	aw_observe(ctx, item, "%s", rc ? aw_errname(rc) : "ok");
+	return rc == 0;
 }
 
 /* getsockopt(SOL_SOCKET, N) for every N on fd: the names that answer. */
@@ -339,7 +355,8 @@ static void observe_sockopts(struct aw_ctx *ctx, const char *item, int fd)
 	aw_observe(ctx, item, "%s", *list ? list : "none");
 }
 
-static void observe_family(struct aw_ctx *ctx, const struct modules *m, const struct named_nr *f, bool guest)
+static void observe_family(struct aw_ctx *ctx, const struct modules *m, const struct named_nr *f, bool guest,
+			   bool made[NTYPES])
 {
 	char item[96];
 	const struct named_nr *first = NULL;
@@ -352,6 +369,7 @@ static void observe_family(struct aw_ctx *ctx, const struct modules *m, const st
 		}
 		int rc = try_socket(f->nr, types[t].nr, 0);
 		aw_observe(ctx, item, "%s", rc ? aw_errname(rc) : "ok");
+		made[t] = rc == 0;
 		if (rc == 0 && !first)
 			first = &types[t];
 	}
@@ -399,21 +417,93 @@ static void observe_other_families(struct aw_ctx *ctx, const struct modules *m, 
 	aw_observe(ctx, "socket.other_families", "%s", *list ? list : "none");
 }
 
+/* ---- the same sockets as nobody ---- */
+
+struct unpriv_child {
+	const struct made *made;
+	struct unpriv_answers *answers; /* shared */
+};
+
+static int unpriv_child(void *arg)
+{
+	struct unpriv_child *c = arg;
+	for (size_t f = 0; f < NFAMILIES; f++)
+		for (size_t t = 0; t < NTYPES; t++)
+			if (c->made->type[f][t])
+				c->answers->type[f][t] = try_socket(families[f].nr, types[t].nr, 0);
+	for (size_t i = 0; i < NPROTOCOLS; i++)
+		if (c->made->protocol[i])
+			c->answers->protocol[i] = try_socket(protocols[i].family_nr, protocols[i].type_nr, protocols[i].nr);
+	return 0;
+}
+
+static void add_refusal(char **list, const char *name, int err)
+{
+	char *next = xasprintf("%s%s%s:%s", *list, **list ? "," : "", name, aw_errname(err));
+	free(*list);
+	*list = next;
+}
+
+/* Only what root made is asked again, so that the child loads no module
+ * root's sweep did not (the family's is loaded by then). */
+static char *refusals(const struct made *made, const struct unpriv_answers *a)
+{
+	char *list = xstrdup(""), name[128];
+	for (size_t f = 0; f < NFAMILIES; f++)
+		for (size_t t = 0; t < NTYPES; t++)
+			if (made->type[f][t] && a->type[f][t]) {
+				snprintf(name, sizeof(name), "%s.%s", families[f].name, types[t].name);
+				add_refusal(&list, name, a->type[f][t]);
+			}
+	for (size_t i = 0; i < NPROTOCOLS; i++)
+		if (made->protocol[i] && a->protocol[i]) {
+			const struct protocol *p = &protocols[i];
+			snprintf(name, sizeof(name), "%s.%s.%s", p->family, p->type, p->name);
+			add_refusal(&list, name, a->protocol[i]);
+		}
+	return list;
+}
+
+/* In the initial user namespace a child becomes nobody; in one of an
+ * unprivileged run a plain child is unprivileged already, since socket()
+ * asks for capabilities in the network namespace's owner. */
+static void observe_unprivileged(struct aw_ctx *ctx, const struct made *made)
+{
+	struct unpriv_answers *answers = aw_shared_alloc(sizeof(*answers));
+	struct unpriv_child c = { made, answers };
+	int refused = 0;
+	int st = !answers                 ? -ENOMEM
+		 : aw_in_initial_userns() ? aw_child_run_as(AW_NOBODY, AW_NOBODY, unpriv_child, &c, 30000, &refused)
+					  : aw_child_run(unpriv_child, &c, 30000);
+	if (st == 0) {
+		char *list = refusals(made, answers);
+		aw_observe(ctx, "unpriv.refused", "%s", *list ? list : "none");
+		free(list);
+	} else {
+		aw_error(ctx, "unpriv.refused", "the unprivileged child: %s",
+			 refused ? aw_become_user_why(refused) : st < 0 ? aw_errname(-st) : "it did not end well");
+	}
+	if (answers)
+		aw_shared_free(answers, sizeof(*answers));
+}
+
 static void sockets_run(struct aw_ctx *ctx)
 {
 	struct modules m;
+	struct made made = { 0 };
 	bool guest = aw_vm_guest(ctx);
 	modules_load(&m);
-	for (size_t i = 0; i < AW_ARRAY_SIZE(families); i++)
-		observe_family(ctx, &m, &families[i], guest);
-	for (size_t i = 0; i < AW_ARRAY_SIZE(protocols); i++) {
+	for (size_t i = 0; i < NFAMILIES; i++)
+		observe_family(ctx, &m, &families[i], guest, made.type[i]);
+	for (size_t i = 0; i < NPROTOCOLS; i++) {
 		const struct protocol *p = &protocols[i];
 		char item[128];
 		snprintf(item, sizeof(item), "socket.%s.%s.%s", p->family, p->type, p->name);
-		observe_socket(ctx, &m, item, p->family_nr, p->type_nr, p->nr, guest);
+		made.protocol[i] = observe_socket(ctx, &m, item, p->family_nr, p->type_nr, p->nr, guest);
 	}
 	observe_other_families(ctx, &m, guest);
 	modules_free(&m);
+	observe_unprivileged(ctx, &made);
 }
 
 static const char *const tags[] = { "man:socket(2)", "man:address_families(7)", "man:socket(7)", NULL };
