@@ -9,7 +9,6 @@
 #include "core/registry.h"
 #include "lib/util.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -844,10 +843,63 @@ static void write_md(FILE *out, const char *s)
  * whole entry is the catalogue's. */
 #define CATALOGUE_PART_MAX 300
 
-/* The entries the rows link to, each once, in the catalogue's order: its
- * heading (linked to the whole catalogue's with --catalogue-url), what
- * it means and why programs care, its sources; the rest of the entry is
- * the catalogue's to give, so that the page stays small. */
+/* A part of an entry, as much as CATALOGUE_PART_MAX lets through. */
+static void write_part(FILE *out, const char *text, size_t n)
+{
+	char *part = strndup(text, n);
+	if (!part)
+		abort();
+	bool cut;
+	part[aw_catdoc_lead(part, CATALOGUE_PART_MAX, &cut)] = '\0';
+	size_t kept = strlen(part);
+	fputs("<p>", out);
+	write_md(out, part);
+	/* "... it. \u2026", "... a word\u2026": more in the catalogue. */
+	if (cut)
+		fputs(kept && part[kept - 1] == '.' ? " \xe2\x80\xa6" : "\xe2\x80\xa6", out);
+	fputs("</p>", out);
+	free(part);
+}
+
+/* One entry: its heading (a link to the whole catalogue's with
+ * --catalogue-url), its parts and its sources. */
+static void write_entry(FILE *out, const struct aw_report_opts *o, const struct aw_catdoc_entry *e)
+{
+	fputs("<dt id=\"cat-", out);
+	esc(out, e->id);
+	fputs("\">", out);
+	if (o->catalogue_url) {
+		char *a = aw_heading_anchor(e->heading);
+		fputs("<a href=\"", out);
+		esc(out, o->catalogue_url);
+		fputc('#', out);
+		esc(out, a);
+		fputs("\">", out);
+		free(a);
+	}
+	write_md(out, e->heading);
+	fputs(o->catalogue_url ? "</a></dt>" : "</dt>", out);
+	if (!e->text && !e->sources) {
+		fputc('\n', out);
+		return;
+	}
+	fputs("<dd>", out);
+	for (const char *p = e->text; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		write_part(out, p, n);
+		p += n + (p[n] == '\n');
+	}
+	if (e->sources) {
+		fputs("<p class=\"sources\">Sources: ", out);
+		write_md(out, e->sources);
+		fputs("</p>", out);
+	}
+	fputs("</dd>\n", out);
+}
+
+/* The entries the rows link to, each once, in the catalogue's order; the
+ * rest of each entry is the catalogue's to give, so that the page stays
+ * small. */
 static void write_catalogue(FILE *out, const struct aw_report_opts *o, const struct links *l)
 {
 	if (!l->doc.n)
@@ -856,53 +908,9 @@ static void write_catalogue(FILE *out, const struct aw_report_opts *o, const str
 	      "link to, from the catalogue: what each means and why programs care (its first "
 	      "sentences), its sources.  The whole entry: docs/catalogue.md, "
 	      "abiwatch-catalogue(7).</p>\n<dl class=\"catalogue\">\n", out);
-	for (size_t i = 0; i < l->doc.n; i++) {
-		const struct aw_catdoc_entry *e = &l->doc.entries[i];
-		if (!l->used[i])
-			continue;
-		fputs("<dt id=\"cat-", out);
-		esc(out, e->id);
-		fputs("\">", out);
-		if (o->catalogue_url) {
-			char *a = aw_heading_anchor(e->heading);
-			fputs("<a href=\"", out);
-			esc(out, o->catalogue_url);
-			fputc('#', out);
-			esc(out, a);
-			fputs("\">", out);
-			free(a);
-		}
-		write_md(out, e->heading);
-		fputs(o->catalogue_url ? "</a></dt>" : "</dt>", out);
-		if (!e->text && !e->sources) {
-			fputc('\n', out);
-			continue;
-		}
-		fputs("<dd>", out);
-		for (const char *p = e->text; p && *p;) {
-			size_t n = strcspn(p, "\n");
-			char *part = strndup(p, n);
-			if (!part)
-				abort();
-			bool cut;
-			part[aw_catdoc_lead(part, CATALOGUE_PART_MAX, &cut)] = '\0';
-			fputs("<p>", out);
-			write_md(out, part);
-			size_t kept = strlen(part);
-			/* "... it.  \u2026", "... a word\u2026": more in the catalogue. */
-			if (cut)
-				fputs(kept && part[kept - 1] == '.' ? " \xe2\x80\xa6" : "\xe2\x80\xa6", out);
-			fputs("</p>", out);
-			free(part);
-			p += n + (p[n] == '\n');
-		}
-		if (e->sources) {
-			fputs("<p class=\"sources\">Sources: ", out);
-			write_md(out, e->sources);
-			fputs("</p>", out);
-		}
-		fputs("</dd>\n", out);
-	}
+	for (size_t i = 0; i < l->doc.n; i++)
+		if (l->used[i])
+			write_entry(out, o, &l->doc.entries[i]);
 	fputs("</dl>\n", out);
 }
 
