@@ -3,7 +3,7 @@
 #   PREFIX/bin/abiwatch, PREFIX/bin/abiwatch-cookiefs
 #   PREFIX/libexec/abiwatch/   the 32-bit helpers, and for `abiwatch vm` the
 #                              static abiwatch and the guest's init
-#   PREFIX/share/abiwatch/catalogue.md   what report links rows to
+#   PREFIX/share/abiwatch/catalogue.md   the entries report embeds in its page
 #   PREFIX/share/man/man{1,5,7}/, PREFIX/share/doc/abiwatch/
 PREFIX ?= /usr/local
 INSTALL ?= install

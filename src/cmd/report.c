@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,16 +33,21 @@ static const char report_usage[] =
 	"row per check and observation that differs between neighbours (every\n"
 	"row with --all, and for a single snapshot, which has no neighbour),\n"
 	"grouped by family and probe, each cell marked when it differs from the\n"
-	"column to its left, each row linked to its catalogue entry.  The page\n"
-	"needs nothing else: no script, no network.  A directory stands for the\n"
+	"column to its left, each row linked to its catalogue entry, which the\n"
+	"page carries at its end (each entry its rows use, once: what it means\n"
+	"and why programs care, in its first sentences, and its sources), so\n"
+	"that the links hold wherever the page is copied.  The page needs\n"
+	"nothing else: no script, no network.  A directory stands for the\n"
 	"*.snapshot files in it (the output of 'abiwatch matrix').\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE      the page to write ('-': standard output)\n"
-	"      --catalogue FILE   the catalogue (docs/catalogue.md) whose headings\n"
-	"                         rows link to (default: the one beside abiwatch)\n"
-	"      --catalogue-url URL  where the links point (default: FILE, relative\n"
-	"                         to the page)\n"
+	"      --catalogue FILE   the catalogue (docs/catalogue.md) whose entries\n"
+	"                         the page carries (default: the one beside\n"
+	"                         abiwatch; none there: the page says so, and rows\n"
+	"                         link nowhere)\n"
+	"      --catalogue-url URL  where the whole catalogue is: each entry on the\n"
+	"                         page links to its heading there (default: none)\n"
 	"      --title TEXT       the page's title\n"
 	"      --all              every row of every snapshot, not only the rows\n"
 	"                         where a neighbour differs (the default)\n"
@@ -128,42 +132,6 @@ static char *find_catalogue(void)
 	return found;
 }
 
-/* target relative to the directory of from (both made absolute). */
-static char *relative_to(const char *target, const char *from)
-{
-	char *t = realpath(target, NULL);
-	char *fcopy = xstrdup(from);
-	char *fdir = realpath(dirname(fcopy), NULL);
-	free(fcopy);
-	if (!t || !fdir) {
-		free(t);
-		free(fdir);
-		return xstrdup(target);
-	}
-	/* Common prefix by whole components. */
-	size_t i = 0, last = 0;
-	while (t[i] && fdir[i] && t[i] == fdir[i]) {
-		if (t[i] == '/')
-			last = i;
-		i++;
-	}
-	if (fdir[i] == '\0' && t[i] == '/')
-		last = i;
-	char *up = xstrdup("");
-	for (const char *p = fdir + last; *p; p++) {
-		if (*p == '/') {
-			char *old = up;
-			up = xasprintf("%s../", old);
-			free(old);
-		}
-	}
-	char *rel = xasprintf("%s%s", up, t + last + 1);
-	free(up);
-	free(t);
-	free(fdir);
-	return rel;
-}
-
 static const char *release_of(const struct aw_report_column *c)
 {
 	const char *r = aw_snapshot_get(&c->snap, "env.kernel.release");
@@ -203,7 +171,7 @@ static int report(const struct report_cli *c)
 {
 	struct aw_report_column *cols = NULL;
 	size_t ncols = 0;
-	char *catalogue = NULL, *cat_text = NULL, *href = NULL, *err = NULL;
+	char *catalogue = NULL, *cat_text = NULL, *missing = NULL, *err = NULL;
 	int rc;
 
 	cols = xcalloc(c->nfiles, sizeof(*cols));
@@ -219,23 +187,27 @@ static int report(const struct report_cli *c)
 		qsort(cols, ncols, sizeof(*cols), by_release);
 
 	catalogue = c->catalogue ? xstrdup(c->catalogue) : find_catalogue();
-	size_t len;
+	size_t len = 0;
 	if (catalogue && aw_file_slurp(catalogue, &cat_text, &len) != 0) {
 		if (c->catalogue) {
 			rc = usage_error("report", "%s: %s", catalogue, strerror(errno));
 			goto out;
 		}
+		missing = xasprintf("%s: %s", catalogue, strerror(errno));
 		cat_text = NULL;
 	}
-	if (c->catalogue_url)
-		href = xstrdup(c->catalogue_url);
-	else if (catalogue && strcmp(c->output, "-") != 0)
-		href = relative_to(catalogue, c->output);
-	else
-		href = xstrdup(catalogue ? catalogue : "docs/catalogue.md");
+	if (!cat_text && !missing) {
+		missing = xstrdup("no catalogue file beside abiwatch (docs/catalogue.md, "
+				  "../share/abiwatch/catalogue.md); --catalogue FILE names one");
+	}
+	/* Said where scripts see it too, not only on the page (which also
+	 * says it when the file has no entry). */
+	if (missing)
+		fprintf(stderr, "abiwatch report: catalogue entries not embedded: %s\n", missing);
 
 	struct aw_report_opts o = {
-		.cols = cols, .ncols = ncols, .catalogue_href = href, .catalogue_text = cat_text,
+		.cols = cols, .ncols = ncols, .catalogue_text = cat_text, .catalogue_len = len,
+		.catalogue_missing = missing, .catalogue_url = c->catalogue_url,
 		.title = c->title, .changed_only = c->all < 0 ? ncols > 1 : !c->all,
 	};
 	struct aw_report_stats st;
@@ -262,7 +234,7 @@ out:
 	free(cols);
 	free(catalogue);
 	free(cat_text);
-	free(href);
+	free(missing);
 	free(err);
 	return rc;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Snapshots side by side as one static HTML page: see html_report.h. */
+#include "catalogue_doc.h"
 #include "html_escape.h"
 #include "html_report.h"
 #include "output/diff.h"
@@ -8,11 +9,17 @@
 #include "core/registry.h"
 #include "lib/util.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum row_kind { ROW_PROBE, ROW_CHECK, ROW_OBS };
+
+/* The catalogue as read, and which of its entries the rows link to: the
+ * ones the page carries. */
+struct links {
+	struct aw_catdoc doc;
+	bool *used; /* one per entry */
+};
 
 enum cell_kind { CELL_ABSENT, CELL_CHECK, CELL_OBS, CELL_UNOBSERVED, CELL_PROBE };
 
@@ -173,78 +180,6 @@ static void free_model(struct model *m)
 	free(m->rows);
 }
 
-/* ---- anchors ---- */
-
-char *aw_heading_anchor(const char *heading)
-{
-	char *a = xmalloc(strlen(heading) + 1), *p = a;
-	for (const unsigned char *s = (const unsigned char *)heading; *s; s++) {
-		if (isalnum(*s) || *s == '_' || *s == '-' || *s >= 0x80)
-			*p++ = (char)tolower(*s);
-		else if (*s == ' ')
-			*p++ = '-';
-	}
-	*p = '\0';
-	return a;
-}
-
-/* The heading of the catalogue that documents name: "#### a.b.c",
- * "#### a.b.c.min, .max" (grouped), "### a.b: text", "## a: text". */
-static char *catalogue_anchor(const char *text, const char *name)
-{
-	for (const char *line = text; text && *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		size_t hashes = 0;
-		while (hashes < len && line[hashes] == '#')
-			hashes++;
-		if (hashes >= 2 && hashes <= 4 && hashes < len && line[hashes] == ' ') {
-			char *heading = strndup(line + hashes + 1, len - hashes - 1);
-			if (!heading)
-				abort();
-			bool hit = false;
-			size_t nl2 = strlen(name);
-			if (hashes < 4) {
-				/* "mqueue.noattr: ..." */
-				hit = strncmp(heading, name, nl2) == 0 && heading[nl2] == ':';
-			} else {
-				char *copy = xstrdup(heading), *save = NULL;
-				char *first = strtok_r(copy, ",", &save);
-				hit = first && strcmp(first, name) == 0;
-				char *base = first ? xstrdup(first) : NULL;
-				char *dot = base ? strrchr(base, '.') : NULL;
-				if (dot)
-					*dot = '\0';
-				for (char *t = strtok_r(NULL, ",", &save); t && !hit && base; t = strtok_r(NULL, ",", &save)) {
-					while (*t == ' ')
-						t++;
-					if (*t == '.')
-						t++;
-					char *full = xasprintf("%s.%s", base, t);
-					hit = strcmp(full, name) == 0;
-					free(full);
-				}
-				free(base);
-				free(copy);
-			}
-			if (hit) {
-				char *a = aw_heading_anchor(heading);
-				free(heading);
-				return a;
-			}
-			free(heading);
-		}
-		line += len + (nl ? 1 : 0);
-	}
-	return NULL;
-}
-
-static char *anchor_for(const struct aw_report_opts *o, const char *name)
-{
-	char *a = o->catalogue_text ? catalogue_anchor(o->catalogue_text, name) : NULL;
-	return a ? a : aw_heading_anchor(name);
-}
-
 /* ---- HTML ---- */
 
 static void esc(FILE *out, const char *s)
@@ -302,6 +237,9 @@ static const char css[] =
 	"li.kernel-change .kind{font-size:.8em;color:#8a4b00;text-transform:uppercase;margin-right:.3em}"
 	"li.kernel-change[data-rank=appeared]{background:#eef6ee;border-left-color:#5a9a5a}"
 	"table.summary td.count{font-family:system-ui,sans-serif}table.summary tr.total{background:#f4f4f8}"
+	"dl.catalogue dt{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600;margin-top:.7em}"
+	"dl.catalogue dt:target{background:#fff4d6}dl.catalogue dd{margin:.1em 0 0 1.2em;max-width:50em}"
+	"dl.catalogue p{margin:.15em 0}dl.catalogue p.sources{color:#555;font-size:.9em}"
 	/* A phone: the tables scroll inside their box, not the page, and a
 	 * row's name takes at most 40% of the screen. */
 	"div.scroll{max-width:100%;overflow-x:auto}"
@@ -403,7 +341,7 @@ static char *caps_summary(const struct aw_report_opts *o, size_t col)
 	return out;
 }
 
-static void write_head(FILE *out, const struct aw_report_opts *o, const struct model *m,
+static void write_head(FILE *out, const struct aw_report_opts *o, const struct links *l,
 		       const struct aw_report_stats *st)
 {
 	const char *title = o->title ? o->title : "abiwatch report";
@@ -415,15 +353,25 @@ static void write_head(FILE *out, const struct aw_report_opts *o, const struct m
 	esc(out, title);
 	fprintf(out, "</h1>\n<p class=\"meta\" id=\"summary\">%zu snapshots, %zu rows; "
 		"<span id=\"changed-rows\">%zu</span> rows differ between neighbouring columns "
-		"(<span id=\"changed-cells\">%zu</span> cells marked).  Each row links to its entry "
-		"in the <a href=\"", o->ncols, st->rows, st->changed_rows, st->changed_cells);
-	esc(out, o->catalogue_href);
-	fputs("\">catalogue</a>.</p>\n<p class=\"legend\"><span style=\"background:#e7f6ea\">pass</span>"
+		"(<span id=\"changed-cells\">%zu</span> cells marked).", o->ncols, st->rows,
+		st->changed_rows, st->changed_cells);
+	if (l->doc.n) {
+		fputs("  Each row links to its <a href=\"#catalogue\">catalogue entry</a>, at the end "
+		      "of the page.</p>\n", out);
+	} else {
+		/* Said once, here: the rows are not linked. */
+		fputs("</p>\n<p class=\"meta\" id=\"catalogue-missing\">Catalogue entries not "
+		      "embedded: ", out);
+		esc(out, o->catalogue_missing ? o->catalogue_missing
+			 : o->catalogue_text ? "the catalogue given has no entry headings"
+			 : "no catalogue given");
+		fputs(".</p>\n", out);
+	}
+	fputs("<p class=\"legend\"><span style=\"background:#e7f6ea\">pass</span>"
 	      "<span style=\"background:#fbe1e1\">fail</span><span style=\"background:#f3f3f3\">skip"
 	      "</span><span style=\"background:#fdebd3\">error / timeout</span>"
 	      "<span style=\"outline:3px solid #e0a000;outline-offset:-3px\">&#9650; differs from the "
 	      "column to its left</span></p>\n", out);
-	(void)m;
 }
 
 /* The environment of each column. */
@@ -483,17 +431,22 @@ static void write_columns(FILE *out, const struct aw_report_opts *o)
 	fputs("</tr>\n</thead>\n", out);
 }
 
-static void write_link(FILE *out, const struct aw_report_opts *o, const char *name, const char *text)
+/* A row's name, linked to its catalogue entry when the catalogue has one
+ * (of level: 2 a family, 3 a probe, 4 an item), the entry marked used
+ * for the page's end; never a link that leads nowhere. */
+static void write_link(FILE *out, struct links *l, const char *name, int level, const char *text)
 {
-	char *a = anchor_for(o, name);
-	fputs("<a href=\"", out);
-	esc(out, o->catalogue_href);
-	fputc('#', out);
-	esc(out, a);
+	const struct aw_catdoc_entry *e = l->doc.n ? aw_catdoc_find(&l->doc, name, level) : NULL;
+	if (!e) {
+		esc(out, text);
+		return;
+	}
+	l->used[e - l->doc.entries] = true;
+	fputs("<a href=\"#cat-", out);
+	esc(out, e->id);
 	fputs("\">", out);
 	esc(out, text);
 	fputs("</a>", out);
-	free(a);
 }
 
 static const char *column_name(const struct aw_report_opts *o, size_t c)
@@ -828,14 +781,13 @@ static struct aw_report_stats count(const struct model *m)
 	return st;
 }
 
-static void write_family_row(FILE *out, const struct aw_report_opts *o, const char *family,
-			     size_t ncols)
+static void write_family_row(FILE *out, struct links *l, const char *family, size_t ncols)
 {
 	struct known k = lookup(family, NULL, NULL);
 	fprintf(out, "<tr class=\"family\" id=\"family-");
 	esc(out, family);
 	fprintf(out, "\"><th colspan=\"%zu\">", ncols + 1);
-	write_link(out, o, family, family);
+	write_link(out, l, family, 2, family);
 	if (k.summary) {
 		fputs(": ", out);
 		esc(out, k.summary);
@@ -845,7 +797,7 @@ static void write_family_row(FILE *out, const struct aw_report_opts *o, const ch
 
 /* A probe's or an item's row: its name linked to the catalogue (an item's
  * without its probe's), the summary as its title, a cell per column. */
-static void write_row(FILE *out, const struct aw_report_opts *o, const struct row *r, size_t ncols)
+static void write_row(FILE *out, struct links *l, const struct row *r, size_t ncols)
 {
 	const char *kind = r->kind == ROW_CHECK ? "check" : "obs";
 	const char *shown = r->name + strlen(r->probe);
@@ -861,13 +813,105 @@ static void write_row(FILE *out, const struct aw_report_opts *o, const struct ro
 		fputc('"', out);
 	}
 	fputc('>', out);
-	write_link(out, o, r->name, *shown == '.' ? shown + 1 : r->name);
+	write_link(out, l, r->name, r->kind == ROW_PROBE ? 3 : 4, *shown == '.' ? shown + 1 : r->name);
 	if (r->kind != ROW_PROBE)
 		fprintf(out, "<span class=\"kind\">%s</span>", kind);
 	fputs("</th>", out);
 	for (size_t c = 0; c < ncols; c++)
 		write_cell(out, &r->cells[c], c > 0 && !same_cell(&r->cells[c], &r->cells[c - 1]), c);
 	fputs("</tr>\n", out);
+}
+
+/* Catalogue text: `code` spans as <code>, the rest escaped. */
+static void write_md(FILE *out, const char *s)
+{
+	for (const char *tick; (tick = strchr(s, '`')) && strchr(tick + 1, '`'); ) {
+		const char *end = strchr(tick + 1, '`');
+		esc_n(out, s, (size_t)(tick - s));
+		fputs("<code>", out);
+		esc_n(out, tick + 1, (size_t)(end - tick - 1));
+		fputs("</code>", out);
+		s = end + 1;
+	}
+	esc(out, s);
+}
+
+/* The most of a part of an entry (its meaning, why programs care, a
+ * family's or probe's first paragraph) the page shows: two or three
+ * sentences, so that the matrix's page of three kernels, ~120 entries,
+ * stays below 512,000 bytes (tests/integration/diff_scale.sh); the
+ * whole entry is the catalogue's. */
+#define CATALOGUE_PART_MAX 300
+
+/* A part of an entry, as much as CATALOGUE_PART_MAX lets through. */
+static void write_part(FILE *out, const char *text, size_t n)
+{
+	char *part = strndup(text, n);
+	if (!part)
+		abort();
+	bool cut;
+	part[aw_catdoc_lead(part, CATALOGUE_PART_MAX, &cut)] = '\0';
+	size_t kept = strlen(part);
+	fputs("<p>", out);
+	write_md(out, part);
+	/* "... it. \u2026", "... a word\u2026": more in the catalogue. */
+	if (cut)
+		fputs(kept && part[kept - 1] == '.' ? " \xe2\x80\xa6" : "\xe2\x80\xa6", out);
+	fputs("</p>", out);
+	free(part);
+}
+
+/* One entry: its heading (a link to the whole catalogue's with
+ * --catalogue-url), its parts and its sources. */
+static void write_entry(FILE *out, const struct aw_report_opts *o, const struct aw_catdoc_entry *e)
+{
+	fputs("<dt id=\"cat-", out);
+	esc(out, e->id);
+	fputs("\">", out);
+	if (o->catalogue_url) {
+		char *a = aw_heading_anchor(e->heading);
+		fputs("<a href=\"", out);
+		esc(out, o->catalogue_url);
+		fputc('#', out);
+		esc(out, a);
+		fputs("\">", out);
+		free(a);
+	}
+	write_md(out, e->heading);
+	fputs(o->catalogue_url ? "</a></dt>" : "</dt>", out);
+	if (!e->text && !e->sources) {
+		fputc('\n', out);
+		return;
+	}
+	fputs("<dd>", out);
+	for (const char *p = e->text; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		write_part(out, p, n);
+		p += n + (p[n] == '\n');
+	}
+	if (e->sources) {
+		fputs("<p class=\"sources\">Sources: ", out);
+		write_md(out, e->sources);
+		fputs("</p>", out);
+	}
+	fputs("</dd>\n", out);
+}
+
+/* The entries the rows link to, each once, in the catalogue's order; the
+ * rest of each entry is the catalogue's to give, so that the page stays
+ * small. */
+static void write_catalogue(FILE *out, const struct aw_report_opts *o, const struct links *l)
+{
+	if (!l->doc.n)
+		return;
+	fputs("<h2 id=\"catalogue\">Catalogue entries</h2>\n<p class=\"meta\">What the rows above "
+	      "link to, from the catalogue: what each means and why programs care (its first "
+	      "sentences), its sources.  The whole entry: docs/catalogue.md, "
+	      "abiwatch-catalogue(7).</p>\n<dl class=\"catalogue\">\n", out);
+	for (size_t i = 0; i < l->doc.n; i++)
+		if (l->used[i])
+			write_entry(out, o, &l->doc.entries[i]);
+	fputs("</dl>\n", out);
 }
 
 /* The series first (html_series.c): what each update changed. */
@@ -892,7 +936,11 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 	struct model m;
 	build(&m, o);
 	struct aw_report_stats st = count(&m);
-	write_head(out, o, &m, &st);
+	struct links l = { .used = NULL };
+	if (o->catalogue_text)
+		aw_catdoc_parse(o->catalogue_text, o->catalogue_len, &l.doc);
+	l.used = xcalloc(l.doc.n + 1, sizeof(*l.used));
+	write_head(out, o, &l, &st);
 	write_series(out, o);
 	struct shown sh = { 0 };
 	write_changes(out, o, &m, &sh);
@@ -910,20 +958,24 @@ void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_
 		if (!row_shown(o, &m, &sh, r))
 			continue;
 		if (!family || strcmp(family, r->family) != 0) {
-			write_family_row(out, o, r->family, m.ncols);
+			write_family_row(out, &l, r->family, m.ncols);
 			family = r->family;
 			probe = NULL;
 		}
 		if (r->kind != ROW_PROBE && (!probe || strcmp(probe, r->probe) != 0)) {
 			/* Items without a probe.* line: a heading of their own. */
 			fputs("<tr class=\"probe\"><th>", out);
-			write_link(out, o, r->probe, r->probe);
+			write_link(out, &l, r->probe, 3, r->probe);
 			fprintf(out, "</th><td colspan=\"%zu\"></td></tr>\n", m.ncols);
 		}
 		probe = r->probe;
-		write_row(out, o, r, m.ncols);
+		write_row(out, &l, r, m.ncols);
 	}
-	fputs("</tbody>\n</table></div>\n</body>\n</html>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
+	write_catalogue(out, o, &l);
+	fputs("</body>\n</html>\n", out);
+	free(l.used);
+	aw_catdoc_free(&l.doc);
 	if (stats)
 		*stats = st;
 	for (size_t i = 0; i < sh.n; i++)

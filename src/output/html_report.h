@@ -7,8 +7,10 @@
  * and observation that differs (every one with --all),
  * grouped by family and probe (for dirent, a probe per backend), each
  * cell marked when it differs from the column to its left, each row
- * linked to its entry in the catalogue.  CSS inline, no script, nothing
- * fetched: the file is the whole page.
+ * linked to its catalogue entry, which the page carries at its end (each
+ * entry the rows use, once: what it means, why programs care, its
+ * sources), so that the links hold wherever the file is copied.  CSS
+ * inline, no script, nothing fetched: the file is the whole page.
  */
 #ifndef ABIWATCH_HTML_REPORT_H
 #define ABIWATCH_HTML_REPORT_H
@@ -26,13 +28,15 @@ struct aw_report_column {
 struct aw_report_opts {
 	struct aw_report_column *cols;
 	size_t ncols;
-	/* Where rows link to: the catalogue's address (a relative path or a
-	 * URL), "#anchor" appended. */
-	const char *catalogue_href;
-	/* docs/catalogue.md's text, to link a row to the heading that
-	 * documents it (grouped headings included); NULL: anchors made
-	 * from item names alone. */
+	/* docs/catalogue.md's text (catalogue_doc.h reads it): the entries
+	 * rows link to, which the page carries; NULL: no row links, and the
+	 * page says why with catalogue_missing ("no catalogue file ..."). */
 	const char *catalogue_text;
+	size_t catalogue_len;
+	const char *catalogue_missing;
+	/* Where the whole catalogue is (a URL): each embedded entry links to
+	 * its heading there, "#anchor" appended; NULL: no such link. */
+	const char *catalogue_url;
 	const char *title;
 	/* Only the rows where a neighbour differs (abiwatch report's
 	 * default, so that the page grows with the changes, not with every
@@ -46,9 +50,5 @@ struct aw_report_stats {
 };
 
 void aw_html_report(FILE *out, const struct aw_report_opts *o, struct aw_report_stats *stats);
-
-/* GitHub's anchor of a Markdown heading's text: lower case, only letters,
- * digits, '_', '-' and spaces kept, spaces as '-'.  malloc'd. */
-char *aw_heading_anchor(const char *heading);
 
 #endif

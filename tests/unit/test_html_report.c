@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The report page: anchors as GitHub makes them, rows linked to the
- * catalogue heading that documents them (grouped ones too), cells marked
- * when they differ from their left neighbour, everything escaped. */
+/* The report page: rows linked to the catalogue entries the page carries
+ * (grouped headings too), each entry once, none when there is no
+ * catalogue (and the page says so), cells marked when they differ from
+ * their left neighbour, everything escaped. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,22 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void test_anchor(void **state)
-{
-	(void)state;
-	static const char *const cases[][2] = {
-		{ "mqueue.noattr.maxmsg", "mqueuenoattrmaxmsg" },
-		{ "mqueue.sysctl.msg_max.min, .max, .initial", "mqueuesysctlmsg_maxmin-max-initial" },
-		{ "mqueue: POSIX message queue limits", "mqueue-posix-message-queue-limits" },
-		{ "dirent.tmpfs: cookies (getdents64)", "direnttmpfs-cookies-getdents64" },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *a = aw_heading_anchor(cases[i][0]);
-		assert_string_equal(a, cases[i][1]);
-		free(a);
-	}
-}
-
 static void parse(const char *text, struct aw_snapshot *s)
 {
 	char *err = NULL;
@@ -38,13 +23,14 @@ static void parse(const char *text, struct aw_snapshot *s)
 
 /* Not inlined: GCC would take the page for the local buf it was made in. */
 __attribute__((noinline)) static char *render(struct aw_report_column *cols, size_t n, const char *catalogue,
-		    struct aw_report_stats *st)
+		    const char *url, struct aw_report_stats *st)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct aw_report_opts o = { .cols = cols, .ncols = n, .catalogue_href = "cat.md",
-				    .catalogue_text = catalogue, .title = "t<&>" };
+	struct aw_report_opts o = { .cols = cols, .ncols = n, .catalogue_text = catalogue,
+				    .catalogue_len = catalogue ? strlen(catalogue) : 0,
+				    .catalogue_url = url, .title = "t<&>" };
 	aw_html_report(f, &o, st);
 	fclose(f);
 	return buf;
@@ -88,10 +74,11 @@ static void test_report(void **state)
 	      "env.kernel.release = 6.18.0\n"
 	      "probe.fam.p = ran\n"
 	      "unobserved.fam.p.value = skip: needs X\n", &cols[2].snap);
-	const char *catalogue = "## fam: a family\n### fam.p: a probe\n#### fam.p.ok\n"
-				"#### fam.p.grp.min, .max\n";
+	const char *catalogue = "## fam: a family\n\nA family of `x<y>`.\n\n### fam.p: a probe\n"
+				"#### fam.p.ok\n- Kind: check.\n- Means: it is ok.\n- Sources: here.\n"
+				"#### fam.p.grp.min, .max\n- Means: grouped.\n#### fam.p.unused\n- Means: unseen.\n";
 	struct aw_report_stats st;
-	char *html = render(cols, 3, catalogue, &st);
+	char *html = render(cols, 3, catalogue, NULL, &st);
 
 	assert_non_null(strstr(html, "<title>t&lt;&amp;&gt;</title>"));
 	assert_null(strstr(html, "<script"));
@@ -100,7 +87,7 @@ static void test_report(void **state)
 
 	char *r = row(html, "fam.p.ok");
 	assert_non_null(r);
-	assert_non_null(strstr(r, "href=\"cat.md#fampok\""));
+	assert_non_null(strstr(r, "<a href=\"#cat-fam.p.ok\">ok</a>"));
 	assert_non_null(strstr(r, "<td class=\"pass\" data-col=\"0\""));
 	assert_non_null(strstr(r, "<td class=\"fail changed\" data-col=\"1\""));
 	assert_non_null(strstr(r, "<td class=\"fail\" data-col=\"2\""));
@@ -115,13 +102,28 @@ static void test_report(void **state)
 
 	/* A grouped heading: fam.p.grp.min, .max */
 	r = row(html, "fam.p.grp.min");
-	assert_non_null(strstr(r, "href=\"cat.md#fampgrpmin-max\""));
+	assert_non_null(strstr(r, "<a href=\"#cat-fam.p.grp.min\">grp.min</a>"));
 	assert_non_null(strstr(r, "<td class=\"absent changed\" data-col=\"2\""));
 	free(r);
 
 	/* Family and probe headings link to theirs. */
-	assert_non_null(strstr(html, "href=\"cat.md#fam-a-family\""));
-	assert_non_null(strstr(html, "href=\"cat.md#famp-a-probe\""));
+	assert_non_null(strstr(html, "<a href=\"#cat-fam\">fam</a>"));
+	assert_non_null(strstr(html, "<a href=\"#cat-fam.p\">fam.p</a>"));
+	/* The entries, each once, at the end: what they mean, their sources;
+	 * none that no row uses; no outside link without a URL. */
+	const char *cat = strstr(html, "<h2 id=\"catalogue\">");
+	assert_non_null(cat);
+	assert_true(cat > strstr(html, "<table class=\"results\""));
+	assert_non_null(strstr(cat, "<dt id=\"cat-fam\">fam: a family</dt><dd><p>A family of "
+				    "<code>x&lt;y&gt;</code>.</p></dd>"));
+	assert_non_null(strstr(cat, "<dt id=\"cat-fam.p.ok\">fam.p.ok</dt><dd><p>Means: it is ok.</p>"
+				    "<p class=\"sources\">Sources: here.</p></dd>"));
+	assert_non_null(strstr(cat, "<dt id=\"cat-fam.p.grp.min\">"));
+	assert_null(strstr(html, "cat-fam.p.unused"));
+	const char *dt = strstr(cat, "id=\"cat-fam.p.ok\"");
+	assert_null(strstr(dt + 1, "id=\"cat-fam.p.ok\""));
+	assert_null(strstr(html, "catalogue-missing"));
+	assert_null(strstr(cat, "<a href"));
 	/* The column heads: release, where, file. */
 	assert_non_null(strstr(html, "<span class=\"release\">6.1.0</span><span class=\"where\">VM (tcg)"));
 	assert_non_null(strstr(html, "<span class=\"release\">6.18.0</span><span class=\"where\">this machine"));
@@ -140,11 +142,26 @@ static void test_report(void **state)
 	assert_non_null(strstr(table, "<tr><th>fam</th><td class=\"count\"><a href=\"#pair-1-fam\"><b>1</b></a></td>"));
 	free(html);
 
-	/* Without a catalogue, anchors come from the names alone. */
-	html = render(cols, 3, NULL, &st);
+	/* With the catalogue's address, each entry links to its heading there. */
+	html = render(cols, 3, catalogue, "https://x.org/c.md", &st);
+	assert_non_null(strstr(html, "<dt id=\"cat-fam.p.grp.min\"><a href=\"https://x.org/c.md#fampgrpmin-max\">"
+				     "fam.p.grp.min, .max</a></dt>"));
+	free(html);
+
+	/* Without a catalogue: no link at all, and the page says why, once. */
+	html = render(cols, 3, NULL, NULL, &st);
 	r = row(html, "fam.p.grp.min");
-	assert_non_null(strstr(r, "href=\"cat.md#fampgrpmin\""));
+	assert_null(strstr(r, "href"));
 	free(r);
+	const char *missing = strstr(html, "<p class=\"meta\" id=\"catalogue-missing\">Catalogue entries not "
+					   "embedded: no catalogue given.</p>");
+	assert_non_null(missing);
+	assert_null(strstr(strstr(html, "catalogue-missing") + 1, "catalogue-missing"));
+	assert_null(strstr(html, "id=\"catalogue\""));
+	free(html);
+	/* A file without one heading of the catalogue's: said too. */
+	html = render(cols, 3, "# nothing\n\ntext\n", NULL, &st);
+	assert_non_null(strstr(html, "not embedded: the catalogue given has no entry headings."));
 	free(html);
 	for (size_t i = 0; i < 3; i++)
 		aw_snapshot_free(&cols[i].snap);
@@ -169,7 +186,7 @@ static void test_pair_with_causes(void **state)
 	      "unobserved.fam.p.w32 = skip: needs i386: this kernel runs no i386 programs\n",
 	      &cols[1].snap);
 	struct aw_report_stats st;
-	char *html = render(cols, 2, NULL, &st);
+	char *html = render(cols, 2, NULL, NULL, &st);
 	const char *summary = strstr(html, "<p class=\"pair-summary\" id=\"pair-summary-1\">1 kernel change, "
 					   "0 new failures (fam 1); 3 items not comparable: 3 need i386 programs "
 					   "(not on the new side)</p>");
@@ -195,7 +212,6 @@ static void test_pair_with_causes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_anchor),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_pair_with_causes),
 	};
