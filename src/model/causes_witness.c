@@ -4,9 +4,12 @@
  * module that registers a knob and was there on one side only, a knob a
  * child network namespace shows on one side only, one read in a fresh
  * namespace that has a value of its own on one side only, a default a
- * distribution's patch set on one side only.  The family says what
- * witnesses an item; this file weighs the witnesses of both sides, and
- * names no family or knob.  aw_diff_explain() asks it (causes.c).
+ * distribution's patch set on one side only, a configuration option off
+ * on one side only (for a whole item, or for the elements of a list of
+ * names, whose explained part is folded apart from the kernel's).  The
+ * family says what witnesses an item; this file weighs the witnesses of
+ * both sides, and names no family or knob.  aw_diff_explain() and
+ * aw_diff_explain_parts() ask it (causes.c).
  */
 #include "diff_entry.h"
 #include "lib/kmodule.h"
@@ -356,7 +359,7 @@ static struct aw_diff_change part_of_change(const struct aw_diff_change *c)
 }
 
 /* The part of the change that one cause (x[0]'s) explains, from cur to
- * cur with its elements applied; *used: how many of x it took. */
+ * cur with that cause's elements of x applied. */
 static struct aw_diff_change fold_part(const struct aw_diff_change *c, char ***cur, size_t *ncur,
 				       const struct explained *x, size_t nx, char *const *b, size_t nb)
 {
@@ -375,6 +378,32 @@ static struct aw_diff_change fold_part(const struct aw_diff_change *c, char ***c
 	fold(&p, x[0].w.cause, x[0].lacking, xasprintf("%s: %s", names, x[0].words));
 	free(names);
 	return p;
+}
+
+/* What is left of c once its parts are folded: from rest (the old list
+ * with every part applied) to the new list, the kernel's; nothing, when
+ * rest is the new list, and then c is the first part.  The parts left
+ * apart. */
+static size_t settle(struct aw_diff_change *c, struct aw_diff_change *parts, size_t np, const char *rest,
+		     const char *new_value)
+{
+	if (strcmp(rest, new_value) == 0) {
+		free(c->name);
+		free(c->old_value);
+		free(c->new_value);
+		free(c->meaning);
+		free(c->object);
+		*c = parts[0];
+		memmove(parts, parts + 1, --np * sizeof(*parts));
+		return np;
+	}
+	char *meaning = xasprintf("%s (the old side's list is shown as the new side's configuration would give it: "
+				  "what options explain is folded under config:NAME)", c->meaning ? c->meaning : "");
+	free(c->meaning);
+	c->meaning = meaning;
+	free(c->old_value);
+	c->old_value = xstrdup(rest);
+	return np;
 }
 
 size_t aw_diff_explain_elements(struct aw_diff_change *c, const struct entry *o, const struct entry *n,
@@ -412,24 +441,8 @@ size_t aw_diff_explain_elements(struct aw_diff_change *c, const struct entry *o,
 		(*parts)[np++] = fold_part(c, &cur, &ncur, x + i, nx - i, b, nb);
 	}
 	char *rest = join(cur, ncur);
-	if (np && strcmp(rest, n->rec->value) == 0) {
-		/* All of it explained: the change is the first part. */
-		free(c->name);
-		free(c->old_value);
-		free(c->new_value);
-		free(c->meaning);
-		free(c->object);
-		*c = (*parts)[0];
-		memmove(*parts, *parts + 1, --np * sizeof(**parts));
-	} else if (np) {
-		char *meaning = xasprintf("%s (the old side's list is shown as the new side's configuration would "
-					  "give it: what options explain is folded under config:NAME)",
-					  c->meaning ? c->meaning : "");
-		free(c->meaning);
-		c->meaning = meaning;
-		free(c->old_value);
-		c->old_value = xstrdup(rest);
-	}
+	if (np)
+		np = settle(c, *parts, np, rest, n->rec->value);
 	free(rest);
 	for (size_t i = 0; i < nx; i++)
 		free(x[i].words);
