@@ -101,9 +101,10 @@ enum aw_witness_kind {
 	/* The item is read in the probe's fresh namespace: the witness is the
 	 * same knob read in the run's own (env.sysctl.*). */
 	AW_WITNESS_MACHINE,
-	/* The item's key exists only where a configuration option is on:
-	 * the witness is the option's value as sysctl.kconfig records it
-	 * ("y", "m", "n", "absent"). */
+	/* The item's key (or an element of its list) exists only where a
+	 * configuration option is on: the witness is the option's value as
+	 * a kconfig probe records it (sysctl.kconfig, surface.kconfig: "y",
+	 * "m", "n", or "absent", not an option of that kernel). */
 	AW_WITNESS_CONFIG,
 	/* A default a distribution's patch set: the witness is the
 	 * configuration option that decides it, which both sides must give
@@ -131,6 +132,13 @@ struct aw_witness_rule {
 	 * kernel of release and version (env.kernel.release, .version; NULL
 	 * where a snapshot lacks them): false where none. */
 	bool (*find)(const char *name, const char *release, const char *version, struct aw_witness *out);
+	/* For an observation whose value is a comma list of names (the keys
+	 * of /proc/meminfo): the witness of one element, which may be there
+	 * on one side only for a reason the snapshot records (a key printed
+	 * only under a configuration option), so that diff folds that
+	 * element under its cause and keeps the others the kernel's.  NULL,
+	 * or false: the element is the kernel's own. */
+	bool (*find_element)(const char *name, const char *element, struct aw_witness *out);
 };
 
 /* struct aw_boot_inputs (lib/sizing.h): what a snapshot records of what

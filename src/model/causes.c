@@ -363,6 +363,12 @@ void aw_diff_explain(const struct aw_causes *k, const struct aw_diff *d, struct 
 	}
 }
 
+size_t aw_diff_explain_parts(const struct aw_causes *k, struct aw_diff_change *c, const struct entry *o,
+			     const struct entry *n, struct aw_diff_change **parts)
+{
+	return aw_diff_explain_elements(c, o, n, k->compared[0], k->compared[1], parts);
+}
+
 /* ---- objects: what a change is about, and whether it is there ---- */
 
 struct aw_causes *aw_diff_causes_begin(const struct aw_snapshot *old, const struct aw_snapshot *new,

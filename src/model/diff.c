@@ -292,8 +292,15 @@ static void add_change(const struct aw_causes *k, struct aw_diff *d, enum aw_dif
 	};
 	c.named = named_change(&c, e);
 	aw_diff_explain(k, d, &c, o, n);
+	struct aw_diff_change *parts = NULL;
+	size_t np = c.cause ? 0 : aw_diff_explain_parts(k, &c, o, n, &parts);
 	d->changes = xgrow(d->changes, d->n, sizeof(*d->changes));
 	d->changes[d->n++] = c;
+	for (size_t i = 0; i < np; i++) {
+		d->changes = xgrow(d->changes, d->n, sizeof(*d->changes));
+		d->changes[d->n++] = parts[i];
+	}
+	free(parts);
 }
 
 static bool entry_ignored(const struct aw_diff_opts *opts, const struct entry *e)

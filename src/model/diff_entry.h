@@ -43,8 +43,22 @@ bool aw_diff_named_cause(const struct entry *e, char buf[AW_CAUSE_MAX]);
  * a knob was read in, a distribution's patch) made the change. */
 bool aw_diff_explain_by_witness(struct aw_diff_change *c, const struct entry *o, const struct entry *n,
 				const struct aw_snapshot *old, const struct aw_snapshot *new);
+/* causes_witness.c: for a list of names whose elements the item's
+ * witness explains (struct aw_witness_rule.find_element: a key printed
+ * only under a configuration option), the parts of c each option
+ * explains, folded under its cause, in *parts (malloc'd, their count
+ * returned); c keeps the rest as the kernel's, its old value the old
+ * list with those parts applied, or becomes the first part when nothing
+ * is left. */
+size_t aw_diff_explain_elements(struct aw_diff_change *c, const struct entry *o, const struct entry *n,
+				const struct aw_snapshot *old, const struct aw_snapshot *new,
+				struct aw_diff_change **parts);
 /* Sets c's cause when the environment, not the kernel, made the change. */
 void aw_diff_explain(const struct aw_causes *k, const struct aw_diff *d, struct aw_diff_change *c,
 		     const struct entry *o, const struct entry *n);
+/* The parts of c that causes explain apart (aw_diff_explain_elements()),
+ * asked after aw_diff_explain() left c the kernel's. */
+size_t aw_diff_explain_parts(const struct aw_causes *k, struct aw_diff_change *c, const struct entry *o,
+			     const struct entry *n, struct aw_diff_change **parts);
 
 #endif

@@ -94,6 +94,59 @@ expect_diff "epoll watches: one kernel booted twice" 0 \
 expect_diff "epoll watches: a value outside the formula" 1 \
 	"1 kernel change, 0 new failures (sysctl 1); 0 items not comparable" \
 	$fx/epoll-a.snapshot $fx/epoll-formula.snapshot
+# Calls and the elements of key lists that a configuration option
+# decides (optlist-61, -612, -host: cut from the matrix's snapshots of
+# Debian's 6.1 and 6.12 and this host, with surface.kconfig's options for
+# the keys set as the keys present imply): each element on one side only
+# whose option is off there and on on the other folds under config:NAME,
+# one part of the line per option; what no option explains stays the
+# kernel's (Balloon, 6.15; Kthread, untag_mask).
+elements() { # old new: the verbose diff in $work/out, its kernel changes in $work/kernel
+	"$abiwatch" diff -v "$1" "$2" >"$work/out" 2>"$work/err"
+	echo "exit $?" >>"$work/out"
+	sed -n '/^kernel changes:$/,/^[^ ]/p' "$work/out" >"$work/kernel"
+}
+elements $fx/optlist-612.snapshot $fx/optlist-host.snapshot
+head -n 1 "$work/out" | grep -qF "2 kernel changes, 0 new failures (surface 2); 18 items not comparable: 8 need the kernel option x86_iopl_ioperm (not on the new side), 5 need the kernel option x86_user_shadow_stack (not on the new side)" &&
+	ok "6.12 -> host: ioperm, iopl, map_shadow_stack, the x86_Thread_features keys folded by option" || { bad "6.12 -> host summary"; head -n 1 "$work/out"; }
+grep -qF 'changed   obs.surface.syscalls.ioperm.present: yes -> no -- ' "$work/out" &&
+	grep -qF '[configured out on the new side: surface.kconfig.x86_iopl_ioperm = n there, y on the old (arch/x86/Kconfig X86_IOPL_IOPERM' "$work/out" &&
+	ok "ioperm: configured out (X86_IOPL_IOPERM), with the Kconfig's words" || bad "ioperm words"
+grep -qF '[HardwareCorrupted: on the new side, CONFIG_MEMORY_FAILURE is not an option of this kernel (surface.kconfig.memory_failure = absent: its configuration does not name it; no such option, or its dependencies unmet), y on the old (fs/proc/meminfo.c meminfo_proc_show(), under CONFIG_MEMORY_FAILURE)]' "$work/out" &&
+	grep -qF '[Zswap, Zswapped: configured out on the old side: surface.kconfig.zswap = n there, y on the new (fs/proc/meminfo.c' "$work/out" &&
+	grep -qF '[cpu_resctrl_groups: on the new side, CONFIG_PROC_CPU_RESCTRL is not an option of this kernel' "$work/out" &&
+	grep -qF '[patch_state: on the new side, CONFIG_LIVEPATCH is not an option of this kernel' "$work/out" &&
+	ok "meminfo and /proc/self: each element under its option, with the file that prints it" || bad "element words"
+"$abiwatch" diff $fx/optlist-612.snapshot $fx/optlist-host.snapshot | grep -qx '  changed   obs.surface.text.meminfo.keys: 53 -> 54: +Balloon -- .*' &&
+	[[ $(grep -c '^  \(added\|removed\|changed\|appeared\|vanished\)' "$work/kernel") == 2 ]] &&
+	ok "meminfo: Balloon, which no option decides, the line's only kernel change" || { bad "Balloon"; cat "$work/kernel"; }
+! grep -q 'proc_self\|proc_status\|x86_Thread\|syscalls' "$work/kernel" && ok "no configured-out call or key among the kernel changes" ||
+	bad "a configured-out element is a kernel change"
+# (b) The option alike on both sides: the element is the kernel's.
+sed 's/^obs.surface.kconfig.zswap = n$/obs.surface.kconfig.zswap = y/' $fx/optlist-612.snapshot >"$work/zswap.snapshot"
+elements "$work/zswap.snapshot" $fx/optlist-host.snapshot
+"$abiwatch" diff "$work/zswap.snapshot" $fx/optlist-host.snapshot | grep -qx '  changed   obs.surface.text.meminfo.keys: 51 -> 54: +Zswap +Zswapped +Balloon -- .*' &&
+	! grep -q '^  config:zswap' "$work/out" && ok "Zswap with CONFIG_ZSWAP=y on both sides: a kernel change" || { bad "zswap alike"; cat "$work/kernel"; }
+sed 's/^obs.surface.kconfig.x86_iopl_ioperm = n$/obs.surface.kconfig.x86_iopl_ioperm = y/' $fx/optlist-host.snapshot >"$work/iopl.snapshot"
+elements $fx/optlist-612.snapshot "$work/iopl.snapshot"
+grep -q '^  vanished  surface.syscalls.iopl: present: yes -> no' "$work/kernel" && grep -q '^  vanished  surface.syscalls32.iopl: ' "$work/kernel" && ok "iopl gone with X86_IOPL_IOPERM=y on both sides: vanished" ||
+	{ bad "iopl alike"; cat "$work/kernel"; }
+# (c) An option the older kernel does not have (6.1: no X86_USER_SHADOW_STACK,
+# no UNACCEPTED_MEMORY): "not an option of this kernel", never n.
+elements $fx/optlist-61.snapshot $fx/optlist-612.snapshot
+head -n 1 "$work/out" | grep -qF "2 kernel changes, 0 new failures (surface 2); 7 items not comparable: 5 need the kernel option x86_user_shadow_stack (not on the old side), 1 needs the kernel option memory_failure (not on the old side), 1 needs the kernel option unaccepted_memory (not on the old side)" &&
+	ok "6.1 -> 6.12: map_shadow_stack and the shadow-stack keys folded under config:x86_user_shadow_stack" || { bad "6.1 -> 6.12 summary"; head -n 1 "$work/out"; }
+grep -qF '[on the old side, CONFIG_X86_USER_SHADOW_STACK is not an option of this kernel (surface.kconfig.x86_user_shadow_stack = absent: its configuration does not name it; no such option, or its dependencies unmet), y on the new (arch/x86/kernel/shstk.c' "$work/out" &&
+	grep -qF '[Unaccepted: on the old side, CONFIG_UNACCEPTED_MEMORY is not an option of this kernel' "$work/out" &&
+	! grep -q 'x86_user_shadow_stack = n\|unaccepted_memory = n' "$work/out" && grep -q '^  changed   surface.kconfig: .*unaccepted_memory, x86_user_shadow_stack: absent -> y' "$work/out" &&
+	ok "an option 6.1 does not have reads 'not an option of this kernel', not n" || bad "absent words"
+"$abiwatch" diff $fx/optlist-61.snapshot $fx/optlist-612.snapshot | grep -q '^  changed   obs.surface.text.proc_status.keys: 59 -> 61: +Kthread +untag_mask -- ' &&
+	ok "status keys: Kthread and untag_mask the kernel's, the shadow-stack keys apart" || { bad "status keys"; cat "$work/kernel"; }
+# A snapshot that does not record the option: the element is the kernel's.
+grep -v '^obs.surface.kconfig.memory_failure ' $fx/optlist-61.snapshot >"$work/unrecorded.snapshot"
+"$abiwatch" diff "$work/unrecorded.snapshot" $fx/optlist-612.snapshot | grep -qx '  changed   obs.surface.text.meminfo.keys: 52 -> 53: +HardwareCorrupted -- .*' &&
+	ok "memory_failure not recorded on one side: HardwareCorrupted stays a kernel change" || bad "unrecorded option"
+
 # The same snapshot on both sides: silence, exit 0 (as diff(1)).
 "$abiwatch" diff $fx/lacking.snapshot $fx/lacking.snapshot >"$work/out"; rc=$?
 [[ $rc == 0 && ! -s $work/out ]] && ok "identical: silent, exit 0" || bad "identical: exit $rc, $(head -c 200 "$work/out")"

@@ -116,9 +116,9 @@ for dir in "a b old new" "b a new old"; do
 		 "distro-added: 3 follow a distribution's patch"; do
 		has "$w" || bad "config $1 -> $2: no '$w'"
 	done
-	has "configured out on the $4 side: sysctl.kconfig.optprobes = absent there, y on the $3 (kernel/kprobes.c" &&
+	has "on the $4 side, CONFIG_OPTPROBES is not an option of this kernel (sysctl.kconfig.optprobes = absent: its configuration does not name it; no such option, or its dependencies unmet), y on the $3 (kernel/kprobes.c" &&
 		has "configured out on the $4 side: sysctl.kconfig.hpet = n there, y on the $3 (drivers/char/hpet.c" &&
-		ok "config $1 -> $2: absent and n both configured out, with the file that registers the knob" || bad "config $1 -> $2 words"
+		ok "config $1 -> $2: absent (not an option of this kernel, never n) and n both fold, with the file that registers the knob" || bad "config $1 -> $2 words"
 	has "only the $3 side's kernel carries a distribution's patch that adds it: Debian's patch debian/patches/debian/add-sysctl-to-disallow-unprivileged-CLONE_NEWUSER-by-default.patch" &&
 		ok "config $1 -> $2: unprivileged_userns_clone, Debian's patch, not a removal" || bad "config $1 -> $2 userns words"
 done

@@ -33,7 +33,7 @@ s61=$(ls "$work"/6.1.0-*.snapshot) s612=$(ls "$work"/6.12.*.snapshot) host=$(ls 
 "$abiwatch" diff "$s61" "$s612" >"$work/d61"
 rc=$?
 [[ $rc == 1 ]] && ok "6.1 -> 6.12: exit 1" || bad "6.1 -> 6.12: exit $rc"
-head -n 1 "$work/d61" | grep -qE '^[0-9]+ kernel changes, 0 new failures \(surface [0-9]+ \+ [0-9]+ appeared, sysctl 8 \+ 37 appeared \+ 1 vanished, fdio 7, mm 6, vfs 6, cgroup 5, .*dirent 2, .*\); [0-9]+ items not comparable: 19 follow the machine.s memory \(it differs\), 19 follow the network namespace they were read in .*, 9 need the kernel option memory_failure \(not on the old side\), 3 need the kernel option print_quota_warning \(not on the new side\)$' &&
+head -n 1 "$work/d61" | grep -qE '^[0-9]+ kernel changes, 0 new failures \(surface [0-9]+ \+ [0-9]+ appeared, sysctl 8 \+ 37 appeared \+ 1 vanished, fdio 7, mm 6, vfs 6, cgroup 5, .*dirent 2, .*\); [0-9]+ items not comparable: 19 follow the machine.s memory \(it differs\), 19 follow the network namespace they were read in .*, 9 need the kernel option memory_failure \(not on the old side\), 5 need the kernel option x86_user_shadow_stack \(not on the old side\), 3 need the kernel option print_quota_warning \(not on the new side\)$' &&
 	ok "the first line sums up per family: $(head -n 1 "$work/d61" | cut -c1-110)..." ||
 	bad "first line: $(head -n 1 "$work/d61")"
 # Every family: the kernel changes come first, then what appeared; the

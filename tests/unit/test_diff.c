@@ -520,6 +520,49 @@ static void test_sized_at_boot_folds(void **state)
 	aw_diff_free(&d);
 }
 
+/* A list whose elements options decide (surface.text.meminfo.keys): one
+ * part per option folded under config:NAME, each from the list before
+ * it towards the new one, and the rest the kernel's, its old value the
+ * old list with the parts applied. */
+static void test_list_elements_fold_by_option(void **state)
+{
+	(void)state;
+	struct aw_diff d;
+	diff_of("obs.surface.kconfig.memory_failure = y\nobs.surface.kconfig.zswap = n\n"
+		"obs.surface.text.meminfo.keys = MemTotal,SwapFree,Dirty,HardwareCorrupted,Hugetlb\n",
+		"obs.surface.kconfig.memory_failure = n\nobs.surface.kconfig.zswap = y\n"
+		"obs.surface.text.meminfo.keys = MemTotal,SwapFree,Zswap,Zswapped,Dirty,Balloon,Hugetlb\n",
+		NULL, 0, &d);
+	const struct aw_diff_change *parts[3] = { NULL };
+	size_t np = 0;
+	for (size_t i = 0; i < d.n; i++)
+		if (strcmp(d.changes[i].name, "obs.surface.text.meminfo.keys") == 0 && np < 3)
+			parts[np++] = &d.changes[i];
+	assert_int_equal(np, 3);
+	assert_null(parts[0]->cause);
+	assert_string_equal(parts[0]->old_value, "MemTotal,SwapFree,Zswap,Zswapped,Dirty,Hugetlb");
+	assert_string_equal(parts[1]->cause_key, "config:memory_failure");
+	assert_true(parts[1]->new_side);
+	assert_string_equal(parts[1]->old_value, "MemTotal,SwapFree,Dirty,HardwareCorrupted,Hugetlb");
+	assert_string_equal(parts[1]->new_value, "MemTotal,SwapFree,Dirty,Hugetlb");
+	assert_non_null(strstr(parts[1]->cause, "HardwareCorrupted: configured out on the new side: "));
+	assert_string_equal(parts[2]->cause_key, "config:zswap");
+	assert_false(parts[2]->new_side);
+	assert_string_equal(parts[2]->new_value, "MemTotal,SwapFree,Zswap,Zswapped,Dirty,Hugetlb");
+	aw_diff_free(&d);
+	/* Every element explained: the change itself folds, no part apart;
+	 * an option absent on the lacking side is no option of that kernel. */
+	diff_of("obs.surface.kconfig.unaccepted_memory = absent\nobs.surface.text.meminfo.keys = MemTotal,Hugetlb\n",
+		"obs.surface.kconfig.unaccepted_memory = y\nobs.surface.text.meminfo.keys = MemTotal,Unaccepted,Hugetlb\n",
+		NULL, 0, &d);
+	const struct aw_diff_change *c = find(&d, "obs.surface.text.meminfo.keys");
+	assert_string_equal(c->cause_key, "config:unaccepted_memory");
+	assert_non_null(strstr(c->cause, "CONFIG_UNACCEPTED_MEMORY is not an option of this kernel"));
+	assert_null(strstr(c->cause, "= n"));
+	assert_int_equal(d.n, 2); /* the option's own line and the folded list */
+	aw_diff_free(&d);
+}
+
 /* A value the formula cannot give for the recorded memory is the
  * kernel's, even where the memory differs; so is a triple that breaks
  * tcp_init_mem()'s shape. */
@@ -961,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_varies_with_the_machine),
 		cmocka_unit_test(test_varies_with_the_clock),
 		cmocka_unit_test(test_sized_at_boot_folds),
+		cmocka_unit_test(test_list_elements_fold_by_option),
 		cmocka_unit_test(test_sized_outside_the_formula),
 		cmocka_unit_test(test_sized_epoll_watches_band),
 		cmocka_unit_test(test_pmu_folds_nmi_watchdog),

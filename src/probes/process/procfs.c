@@ -46,11 +46,49 @@
 static const char *const name_refused[] = { "EINVAL", NULL };
 static const char *const shmem_refused[] = { "EINVAL", "EBADF", NULL };
 
+/* Status keys printed only under a configuration option, which
+ * surface.kconfig records: without it, no key, which is the
+ * configuration's doing, not a removal. */
+static const struct {
+	const char *key, *option, *source;
+} config_keys[] = {
+	{ "x86_Thread_features", "x86_user_shadow_stack",
+	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
+	{ "x86_Thread_features_locked", "x86_user_shadow_stack",
+	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
+	{ "Seccomp", "seccomp", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP" },
+	{ "Seccomp_filters", "seccomp_filter", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP_FILTER" },
+};
+
+#define STATUS_KEY "process.procfs.status.key."
+
+static bool status_key_witness(const char *name, const char *release, const char *version, struct aw_witness *out)
+{
+	(void)release;
+	(void)version;
+	if (strncmp(name, STATUS_KEY, strlen(STATUS_KEY)) != 0)
+		return false;
+	for (size_t i = 0; i < AW_ARRAY_SIZE(config_keys); i++) {
+		if (strcmp(name + strlen(STATUS_KEY), config_keys[i].key) != 0)
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->kind = AW_WITNESS_CONFIG;
+		snprintf(out->cause, sizeof(out->cause), "config:%s", config_keys[i].option);
+		snprintf(out->key, sizeof(out->key), "surface.kconfig.%s", config_keys[i].option);
+		out->why = config_keys[i].source;
+		return true;
+	}
+	return false;
+}
+
+static const struct aw_witness_rule status_witness = { .find = status_key_witness };
+
 static const struct aw_item procfs_items[] = {
 	AW_OBS_ITEM("status.keys", "how many keys /proc/self/status has", .unit = "keys",
 		    .change = "tools parsing status by line number break; see the status.key.* items", .object = "status"),
 	AW_OBS_ITEM("status.key.*", "a key of /proc/self/status: present",
-		    .change = "a key tools read (ps, container agents, seccomp checkers) appeared or vanished", .object = "status"),
+		    .change = "a key tools read (ps, container agents, seccomp checkers) appeared or vanished", .object = "status",
+		    .witness = &status_witness),
 	AW_OBS_ITEM("stat.fields", "the number of space-separated fields of /proc/self/stat", .unit = "fields",
 		    .change = "parsers expecting a fixed field count (old ps, monitoring agents) break", .object = "stat"),
 	AW_OBS_ITEM("cmdline.setproctitle", "/proc/self/cmdline after a title that fills the argument area and spills into the environment",

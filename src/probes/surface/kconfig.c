@@ -9,7 +9,11 @@
  * map_shadow_stack X86_USER_SHADOW_STACK (6.6), memfd_secret SECRETMEM,
  * uselib USELIB, O_NOTIFICATION_PIPE WATCH_QUEUE, PR_SET_VMA
  * ANON_VMA_NAME, the i386 table IA32_EMULATION (the Kconfig help of each
- * option, init/Kconfig, arch/x86/Kconfig, mm/Kconfig).
+ * option, init/Kconfig, arch/x86/Kconfig, mm/Kconfig).  The keys of
+ * /proc/meminfo and /proc/self/status and the entries of /proc/self/
+ * that surface.text lists follow options too (fs/proc/meminfo.c,
+ * fs/proc/array.c, fs/proc/base.c): witness.c says which, and the
+ * options are recorded here for diff to weigh.
  */
 #include "surface.h"
 
@@ -25,7 +29,7 @@ static const struct aw_item kconfig_items[] = {
 	AW_OBS_ITEM("source", "where the configuration was read (/proc/config.gz, /boot/config-RELEASE)"),
 	OPT("ia32_emulation", "IA32_EMULATION: every call of the i386 table (surface.syscalls32)"),
 	OPT("x86_iopl_ioperm", "X86_IOPL_IOPERM: iopl, ioperm"),
-	OPT("x86_user_shadow_stack", "X86_USER_SHADOW_STACK: map_shadow_stack"),
+	OPT("x86_user_shadow_stack", "X86_USER_SHADOW_STACK (6.6): map_shadow_stack, x86_Thread_features of /proc/self/status"),
 	OPT("uprobes", "UPROBES: uretprobe, uprobe"),
 	OPT("secretmem", "SECRETMEM: memfd_secret"),
 	OPT("uselib", "USELIB: uselib"),
@@ -45,7 +49,7 @@ static const struct aw_item kconfig_items[] = {
 	OPT("checkpoint_restore", "CHECKPOINT_RESTORE: F_GETOWNER_UIDS"),
 	OPT("fhandle", "FHANDLE: name_to_handle_at, open_by_handle_at"),
 	OPT("cross_memory_attach", "CROSS_MEMORY_ATTACH: process_vm_readv, process_vm_writev"),
-	OPT("numa", "NUMA: mbind, set_mempolicy, get_mempolicy, migrate_pages, move_pages"),
+	OPT("numa", "NUMA: mbind, set_mempolicy, get_mempolicy, migrate_pages, move_pages, /proc/self/numa_maps"),
 	OPT("advise_syscalls", "ADVISE_SYSCALLS: madvise, fadvise64"),
 	OPT("cachestat_syscall", "CACHESTAT_SYSCALL (6.5): cachestat"),
 	OPT("kexec_file", "KEXEC_FILE: kexec_file_load"),
@@ -55,10 +59,32 @@ static const struct aw_item kconfig_items[] = {
 	OPT("watch_queue", "WATCH_QUEUE: pipe2(O_NOTIFICATION_PIPE)"),
 	OPT("anon_vma_name", "ANON_VMA_NAME: prctl(PR_SET_VMA)"),
 	OPT("sched_core", "SCHED_CORE: prctl(PR_SCHED_CORE)"),
-	OPT("ksm", "KSM: MADV_MERGEABLE, prctl(PR_GET_MEMORY_MERGE)"),
-	OPT("transparent_hugepage", "TRANSPARENT_HUGEPAGE: MADV_HUGEPAGE, MADV_COLLAPSE, the THP files"),
+	OPT("ksm", "KSM: MADV_MERGEABLE, prctl(PR_GET_MEMORY_MERGE), /proc/self/ksm_*"),
+	OPT("transparent_hugepage", "TRANSPARENT_HUGEPAGE: MADV_HUGEPAGE, MADV_COLLAPSE, the THP files, *HugePages and *PmdMapped of /proc/meminfo"),
 	OPT("dnotify", "DNOTIFY: fcntl(F_NOTIFY)"),
-	OPT("time_ns", "TIME_NS: clone3(CLONE_NEWTIME)"),
+	OPT("time_ns", "TIME_NS: clone3(CLONE_NEWTIME), /proc/self/timens_offsets"),
+	/* What surface.text's key lists follow (witness.c, with the file
+	 * that prints each key only under the option). */
+	OPT("zswap", "ZSWAP: Zswap, Zswapped of /proc/meminfo"),
+	OPT("memory_failure", "MEMORY_FAILURE: HardwareCorrupted of /proc/meminfo"),
+	OPT("cma", "CMA: CmaTotal, CmaFree of /proc/meminfo"),
+	OPT("unaccepted_memory", "UNACCEPTED_MEMORY (6.5): Unaccepted of /proc/meminfo"),
+	OPT("hugetlb_page", "HUGETLB_PAGE: HugePages_*, Hugepagesize, Hugetlb of /proc/meminfo"),
+	OPT("seccomp", "SECCOMP: Seccomp of /proc/self/status"),
+	OPT("seccomp_filter", "SECCOMP_FILTER: Seccomp_filters of /proc/self/status"),
+	OPT("sched_debug", "SCHED_DEBUG: /proc/self/sched"),
+	OPT("sched_autogroup", "SCHED_AUTOGROUP: /proc/self/autogroup"),
+	OPT("proc_page_monitor", "PROC_PAGE_MONITOR: /proc/self/clear_refs, smaps, smaps_rollup, pagemap"),
+	OPT("latencytop", "LATENCYTOP: /proc/self/latency"),
+	OPT("proc_pid_cpuset", "PROC_PID_CPUSET: /proc/self/cpuset"),
+	OPT("proc_cpu_resctrl", "PROC_CPU_RESCTRL: /proc/self/cpu_resctrl_groups"),
+	OPT("audit", "AUDIT: /proc/self/loginuid, sessionid"),
+	OPT("fault_injection", "FAULT_INJECTION: /proc/self/make-it-fail, fail-nth"),
+	OPT("task_io_accounting", "TASK_IO_ACCOUNTING: /proc/self/io"),
+	OPT("livepatch", "LIVEPATCH: /proc/self/patch_state"),
+	OPT("stackleak_metrics", "STACKLEAK_METRICS: /proc/self/stack_depth"),
+	OPT("proc_pid_arch_status", "PROC_PID_ARCH_STATUS: /proc/self/arch_status"),
+	OPT("seccomp_cache_debug", "SECCOMP_CACHE_DEBUG: /proc/self/seccomp_cache"),
 	AW_ITEMS_END,
 };
 

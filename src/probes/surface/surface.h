@@ -21,6 +21,11 @@ extern const struct aw_probe surface_sockets_probes[];
 extern const struct aw_probe surface_statx_probes[];
 extern const struct aw_probe surface_lifecycle_probes[];
 
+/* Which surface.kconfig option decides a swept call (syscalls.c) or an
+ * element of a key list (text.c): witness.c. */
+extern const struct aw_witness_rule surface_call_witness;
+extern const struct aw_witness_rule surface_text_witness;
+
 /* The statx(2) fields filled for path (relative to dirfd), each asked
  * alone, as names ("TYPE,MODE,..."; "0": none) in buf, and the
  * attributes mask: 0, or the errno of the first refused ask (statx.c). */

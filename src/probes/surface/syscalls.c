@@ -39,13 +39,13 @@ static const char *const absent_enosys[] = { "ENOSYS", NULL };
 		    .change = "no -> yes: the call appeared and programs may use it; yes -> no: it vanished " \
 			      "and every program calling it breaks; disabled -> yes: the kernel had it, "   \
 			      "switched off, and now has it on (by default or by the boot's parameters)",  \
-		    .absent = absent_no, .vm_guest = (guest))
+		    .absent = absent_no, .vm_guest = (guest), .witness = &surface_call_witness)
 #define RESULT(arch, n, nr, guest)                                                                   \
 	AW_OBS_ITEM(#n ".result", "what " arch " " #n " (" #nr ") answers to the table's arguments: ok, "  \
 		    "the errno, or the signal that ended the caller",                                    \
 		    .change = "the kernel checks the arguments in another order, or answers another errno: " \
 			      "a program that probes for the call by its errno may decide wrongly",       \
-		    .absent = absent_enosys, .vm_guest = (guest))
+		    .absent = absent_enosys, .vm_guest = (guest), .witness = &surface_call_witness)
 #define GUEST_ONLY(why) "not swept outside the VM guest: " why
 
 /* ---- x86-64 ---- */
