@@ -83,7 +83,7 @@ pid_t aw_child_start_as(uid_t ruid, uid_t euid, aw_child_fn fn, void *arg, int *
 	return start(ids, fn, arg, refused);
 }
 
-int aw_child_wait(pid_t pid, int timeout_ms)
+struct aw_child_end aw_child_reap(pid_t pid, int timeout_ms)
 {
 	double deadline = timeout_ms < 0 ? 0
 			  : aw_now() + timeout_ms / 1000.0 * aw_deadline_stretch();
@@ -91,12 +91,36 @@ int aw_child_wait(pid_t pid, int timeout_ms)
 	int rc = aw_wait_until(pid, deadline, &status);
 
 	if (rc < 0)
-		return -errno;
+		return (struct aw_child_end){ AW_CHILD_WAIT_FAILED, errno };
 	if (rc == 0) {
 		aw_kill_reap(pid);
-		return -ETIMEDOUT;
+		return (struct aw_child_end){ AW_CHILD_TIMED_OUT, 0 };
 	}
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	/* Without WUNTRACED waitpid reports no stop: it exited or was killed. */
+	if (WIFSIGNALED(status))
+		return (struct aw_child_end){ AW_CHILD_KILLED, WTERMSIG(status) };
+	return (struct aw_child_end){ AW_CHILD_EXITED, WEXITSTATUS(status) };
+}
+
+bool aw_child_end_ok(struct aw_child_end end)
+{
+	return end.how == AW_CHILD_EXITED && end.code == 0;
+}
+
+int aw_child_wait(pid_t pid, int timeout_ms)
+{
+	struct aw_child_end end = aw_child_reap(pid, timeout_ms);
+
+	switch (end.how) {
+	case AW_CHILD_EXITED:
+		return end.code;
+	case AW_CHILD_KILLED:
+		return 128 + end.code;
+	case AW_CHILD_TIMED_OUT:
+		return -ETIMEDOUT;
+	default:
+		return -end.code;
+	}
 }
 
 int aw_child_run(aw_child_fn fn, void *arg, int timeout_ms)

@@ -16,6 +16,7 @@
 #ifndef ABIWATCH_LIB_CHILD_H
 #define ABIWATCH_LIB_CHILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -41,6 +42,25 @@ pid_t aw_child_start_as(uid_t ruid, uid_t euid, aw_child_fn fn, void *arg, int *
  * status (0..255), 128 + N when killed by signal N, -ETIMEDOUT when the
  * deadline came (the child is then killed and reaped), or -errno. */
 int aw_child_wait(pid_t pid, int timeout_ms);
+/* How a child ended, as aw_child_reap() found it. */
+enum aw_child_how {
+	AW_CHILD_EXITED,      /* code: its exit status, 0..255 */
+	AW_CHILD_KILLED,      /* code: the number of the signal that killed it */
+	AW_CHILD_TIMED_OUT,   /* the deadline came: it was killed and reaped (code 0) */
+	AW_CHILD_WAIT_FAILED, /* code: waitpid(2)'s errno (ECHILD: no child of ours) */
+};
+struct aw_child_end {
+	enum aw_child_how how;
+	int code;
+};
+/* Wait up to timeout_ms (< 0: without a deadline; stretched as for
+ * aw_child_wait()) for a child, also one not started here (a fork(2),
+ * vfork(2) or clone3(2) whose success is what a probe tests), and say
+ * how it ended: the plain facts, where aw_child_wait() folds a signal
+ * into 128 + N. */
+struct aw_child_end aw_child_reap(pid_t pid, int timeout_ms);
+/* Whether the child ended by exiting with status 0. */
+bool aw_child_end_ok(struct aw_child_end end);
 /* Start and wait: the child's status as aw_child_wait() gives it, or the
  * -errno of the start. */
 int aw_child_run(aw_child_fn fn, void *arg, int timeout_ms);

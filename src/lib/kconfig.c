@@ -2,6 +2,7 @@
 #include "kconfig.h"
 #include "errname.h"
 #include "procfs.h"
+#include "readall.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,41 +15,34 @@
 
 #define CONFIG_MAX (16 << 20)
 
+/* aw_read_all()'s reader over a gzFile (size is at most CONFIG_MAX, so
+ * it fits gzread's unsigned). */
+static ssize_t gz_data(void *gz, void *buf, size_t size)
+{
+	return gzread(gz, buf, (unsigned)size);
+}
+
 /* /proc/config.gz decompressed in-process with zlib rather than by a
  * gzip child: a guest's initramfs has no gzip, and reading a file should
- * not need a program.  0, or -errno (-EIO: not gzip data, or larger than
- * CONFIG_MAX). */
+ * not need a program.  0, or -errno (-EIO: not gzip data, or a broken
+ * stream; -EFBIG: larger than CONFIG_MAX). */
 static int gunzip_file(const char *path, char **text, size_t *len)
 {
 	errno = 0;
 	gzFile gz = gzopen(path, "rb");
 	if (!gz)
 		return errno ? -errno : -ENOMEM;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = xmalloc(cap + 1);
-	int r;
-	while ((r = gzread(gz, buf + n, (unsigned)(cap - n))) > 0) {
-		n += (size_t)r;
-		if (n == cap && cap < CONFIG_MAX) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		} else if (n == cap) {
-			break; /* full at CONFIG_MAX: too large if anything is left */
-		}
-	}
-	bool more = r > 0 && gzgetc(gz) != -1;
+	int rc = aw_read_all(gz_data, gz, CONFIG_MAX, text, len);
 	/* zlib passes data that is not gzip through as it is; gzip -dc,
 	 * which this replaces, refused it. */
-	int rc = r < 0 || more || gzdirect(gz) ? -EIO : 0;
+	bool plain = gzdirect(gz);
 	gzclose(gz);
-	if (rc != 0) {
-		free(buf);
-		return rc;
+	if (plain && rc == AW_READALL_OK) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
 	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
+	return plain || rc == AW_READALL_IO ? -EIO : rc == AW_READALL_TOO_BIG ? -EFBIG : 0;
 }
 
 void aw_kconfig_load(struct aw_kconfig *c)

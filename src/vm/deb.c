@@ -3,6 +3,7 @@
  * in its data.tar member, each entry looked at once as it streams by. */
 #include "deb.h"
 #include "lib/proc.h"
+#include "lib/readall.h"
 #include "lib/util.h"
 
 #include <archive.h>
@@ -376,8 +377,15 @@ char *aw_deb_control_field(const char *control, size_t len, const char *field)
 	return NULL;
 }
 
+/* aw_read_all()'s reader over a libarchive entry's data. */
+static ssize_t archive_data(void *a, void *buf, size_t size)
+{
+	return archive_read_data(a, buf, size);
+}
+
 /* The "control" entry of the control tar ("./control" as dpkg-deb writes
- * it) into memory: 0, 1 when the tar has none, -1 with *err. */
+ * it) into memory: 0, 1 when the tar has none, -1 with *err (a control
+ * file over CONTROL_MAX is one: it used to be cut there silently). */
 static int read_control_file(struct archive *a, const char *name, char **text, size_t *len,
 			     char **err)
 {
@@ -389,21 +397,14 @@ static int read_control_file(struct archive *a, const char *name, char **text, s
 			path += 2;
 		if (!path || strcmp(path, "control") != 0 || archive_entry_filetype(e) != AE_IFREG)
 			continue;
-		size_t cap = CONTROL_MAX, n = 0;
-		char *buf = xmalloc(cap + 1);
-		la_ssize_t got = 0;
-		while (n < cap && (got = archive_read_data(a, buf + n, cap - n)) > 0)
-			n += (size_t)got;
-		if (n < cap && got < 0) {
+		int rc = aw_read_all(archive_data, a, CONTROL_MAX, text, len);
+		if (rc == AW_READALL_TOO_BIG)
+			*err = xasprintf("%s: the package's control file is larger than %u MiB", name,
+					 CONTROL_MAX >> 20);
+		else if (rc != AW_READALL_OK)
 			*err = xasprintf("%s: reading control from the package: %s", name,
 					 archive_error_string(a));
-			free(buf);
-			return -1;
-		}
-		buf[n] = '\0';
-		*text = buf;
-		*len = n;
-		return 0;
+		return rc == AW_READALL_OK ? 0 : -1;
 	}
 	if (r != ARCHIVE_EOF) {
 		*err = xasprintf("%s: the package's control: %s", name, archive_error_string(a));

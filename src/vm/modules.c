@@ -4,6 +4,7 @@
 #include "core/probe.h"
 #include "lib/util.h"
 #include "lib/procfs.h"
+#include "lib/readall.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -206,6 +207,17 @@ static int filter_of(const char *name)
 	       : has_suffix(name, ".gz") ? ARCHIVE_FILTER_GZIP : ARCHIVE_FILTER_NONE;
 }
 
+/* A decompressed module larger than this is refused: far above any
+ * module's size, it keeps a few KiB of xz that expand without end (a
+ * decompression bomb in a package) from taking the machine's memory. */
+#define MODULE_MAX ((size_t)256 << 20)
+
+/* aw_read_all()'s reader over a libarchive entry's data. */
+static ssize_t archive_data(void *a, void *buf, size_t size)
+{
+	return archive_read_data(a, buf, size);
+}
+
 /* The one stream of a raw archive (format raw: no container) through the
  * filter its bytes name, which must be the one the suffix says: garbage
  * named .xz is an error, not a module passed on as it is. */
@@ -221,21 +233,12 @@ static int read_stream(struct archive *a, const char *name, int want, char **out
 		*err = xasprintf("%s: not %s data", name, strrchr(name, '.') + 1);
 		return -1;
 	}
-	size_t cap = 1 << 16, n = 0;
-	char *buf = xmalloc(cap + 1);
-	la_ssize_t got;
-	while ((got = archive_read_data(a, buf + n, cap - n)) > 0)
-		if ((n += (size_t)got) == cap)
-			buf = xrealloc(buf, (cap *= 2) + 1);
-	if (got < 0) {
+	int rc = aw_read_all(archive_data, a, MODULE_MAX, out, out_len);
+	if (rc == AW_READALL_TOO_BIG)
+		*err = xasprintf("%s: larger than %zu MiB decompressed", name, MODULE_MAX >> 20);
+	else if (rc != AW_READALL_OK)
 		*err = xasprintf("%s: %s", name, archive_error_string(a));
-		free(buf);
-		return -1;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*out_len = n;
-	return 0;
+	return rc == AW_READALL_OK ? 0 : -1;
 }
 
 int aw_decompress(const char *name, const char *data, size_t len, char **out, size_t *out_len,

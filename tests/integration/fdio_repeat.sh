@@ -14,22 +14,9 @@ cd "$(dirname "$0")/../.." || exit 1
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/abiwatch-fdiorep.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-runs=5
-for ((i = 1; i <= runs; i++)); do
-	"$abiwatch" run fdio -o "$tmp/$i" >"$tmp/ktap" 2>&1
-	rc=$?
-	[[ $rc == 0 ]] && report ok "run $i exits 0" || { report bad "run $i exits $rc"; grep 'not ok' "$tmp/ktap"; }
-done
+expect_same_runs 5 "$tmp" "$abiwatch" run fdio
 items=$(grep -cE '^(check|obs|unobserved)\.fdio\.' "$tmp/1")
 ((items > 150)) && report ok "run 1 reports $items fdio items" || report bad "run 1 reports $items fdio items"
-for ((i = 2; i <= runs; i++)); do
-	if cmp -s "$tmp/1" "$tmp/$i"; then
-		report ok "snapshot $i is identical to snapshot 1"
-	else
-		report bad "snapshot $i differs from snapshot 1:"
-		diff "$tmp/1" "$tmp/$i" | head -20
-	fi
-done
 
 if command -v capsh >/dev/null && machine_userns && machine_cap cap_sys_admin; then
 	for i in a b; do

@@ -21,25 +21,12 @@ tag=AW_NET_TAG=$$.$RANDOM
 export HOST_STATE_TAG=$tag HOST_STATE_PID=$$ HOST_STATE_TMPDIRS="$tmp/tmpdir $tmp/out"
 "$host_state" >"$tmp/before" 2>&1
 
-runs=10
 # How long a run takes is tests/bench.d/family_runs.sh's figure: a loaded
 # machine must not fail this test.
-for ((i = 1; i <= runs; i++)); do
-	env "$tag" TMPDIR="$tmp/tmpdir" "$abiwatch" run net -o "$tmp/out/$i" >"$tmp/ktap" 2>&1
-	rc=$?
-	[[ $rc == 0 ]] && report ok "run $i exits 0" || { report bad "run $i exits $rc"; grep 'not ok' "$tmp/ktap"; }
-done
+expect_same_runs 10 "$tmp/out" env "$tag" TMPDIR="$tmp/tmpdir" "$abiwatch" run net
 items=$(grep -cE '^(check|obs|unobserved)\.net\.' "$tmp/out/1")
 # 2048 of them the cells of the bind matrix.
 ((items > 2100)) && report ok "run 1 reports $items net items" || report bad "run 1 reports $items net items"
-for ((i = 2; i <= runs; i++)); do
-	if cmp -s "$tmp/out/1" "$tmp/out/$i"; then
-		report ok "snapshot $i is identical to snapshot 1"
-	else
-		report bad "snapshot $i differs from snapshot 1:"
-		diff "$tmp/out/1" "$tmp/out/$i" | head -20
-	fi
-done
 
 load_snapshot "$tmp/out/1"
 net_expect_no_failures "$tmp/out/1"

@@ -42,16 +42,7 @@ host_state() { tests/lib/host-state | grep -E '^knobs '; }
 [[ -z $(tests/lib/host-state --missing) ]] && { check_host=1; host_state >"$tmp/before"; }
 bpf_objects >"$tmp/bpf.before"
 
-runs=10
-for ((i = 1; i <= runs; i++)); do
-	"$abiwatch" run sandbox -o "$tmp/$i" >"$tmp/ktap" 2>&1
-	rc=$?
-	[[ $rc == 0 ]] && report ok "run $i exits 0" || { report bad "run $i exits $rc"; grep 'not ok' "$tmp/ktap"; }
-done
-for ((i = 2; i <= runs; i++)); do
-	cmp -s "$tmp/1" "$tmp/$i" && report ok "snapshot $i is identical to snapshot 1" ||
-		{ report bad "snapshot $i differs from snapshot 1:"; diff "$tmp/1" "$tmp/$i" | head -20; }
-done
+expect_same_runs 10 "$tmp" "$abiwatch" run sandbox
 
 load_snapshot "$tmp/1"
 bad=$(grep -E '^(check|obs|unobserved)\.sandbox\..* = (fail|error)' "$tmp/1")

@@ -25,16 +25,7 @@ check_host=0
 host_state() { tests/lib/host-state | grep -E '^(knobs|tty) '; }
 [[ -z $(tests/lib/host-state --missing) ]] && { check_host=1; host_state >"$tmp/before"; }
 
-runs=10
-for ((i = 1; i <= runs; i++)); do
-	"$abiwatch" run tty -o "$tmp/$i" >"$tmp/ktap" 2>&1
-	rc=$?
-	[[ $rc == 0 ]] && report ok "run $i exits 0" || { report bad "run $i exits $rc"; grep 'not ok' "$tmp/ktap"; }
-done
-for ((i = 2; i <= runs; i++)); do
-	cmp -s "$tmp/1" "$tmp/$i" && report ok "snapshot $i is identical to snapshot 1" ||
-		{ report bad "snapshot $i differs from snapshot 1:"; diff "$tmp/1" "$tmp/$i" | head -20; }
-done
+expect_same_runs 10 "$tmp" "$abiwatch" run tty
 
 load_snapshot "$tmp/1"
 items=$(grep -cE '^(check|obs|unobserved)\.tty\.' "$tmp/1")

@@ -13,6 +13,12 @@
 #   expect_fs_here FS...      for each filesystem this machine lacks
 #                             (tests/lib/machine), the probe must be a skip
 #                             naming it; then the test ends as a skip
+#   expect_same_runs N DIR CMD...  runs CMD... -o DIR/I for I = 1..N: each
+#                             exits 0 (else its "not ok" KTAP lines are
+#                             shown; the output of a run is DIR/ktap), and
+#                             then expect_same_snapshots N DIR
+#   expect_same_snapshots N DIR  each of DIR/2 .. DIR/N is identical to
+#                             DIR/1 (else the first lines of the diff)
 #   finish                    prints the counts; exit 0, or 1 after failures
 #   expect_i386 KEY VALUE     from tests/lib/machine: VALUE where i386
 #                             programs run, a skip saying why elsewhere
@@ -149,6 +155,31 @@ expect_fs_here() { # fs...
 	((${#missing[@]} == 0)) && return
 	((failures)) && finish
 	skip "this machine has no ${missing[*]} (tests/lib/machine); the probes said so"
+}
+
+# The family tests' "no item depends on timing": N runs, identical
+# snapshots.
+expect_same_runs() { # runs dir cmd...
+	local runs=$1 dir=$2 i rc
+	shift 2
+	for ((i = 1; i <= runs; i++)); do
+		"$@" -o "$dir/$i" >"$dir/ktap" 2>&1
+		rc=$?
+		[[ $rc == 0 ]] && report ok "run $i exits 0" || { report bad "run $i exits $rc"; grep 'not ok' "$dir/ktap"; }
+	done
+	expect_same_snapshots "$runs" "$dir"
+}
+
+expect_same_snapshots() { # runs dir
+	local i
+	for ((i = 2; i <= $1; i++)); do
+		if cmp -s "$2/1" "$2/$i"; then
+			report ok "snapshot $i is identical to snapshot 1"
+		else
+			report bad "snapshot $i differs from snapshot 1:"
+			diff "$2/1" "$2/$i" | head -20
+		fi
+	done
 }
 
 finish() {

@@ -112,6 +112,56 @@ static void test_child_statuses(void **state)
 	aw_shared_free(shared, sizeof(int));
 }
 
+/* A child forked here, as a probe forks when fork itself is under test:
+ * it exits with status or dies of sig (0: exits), or sleeps (status < 0). */
+static pid_t forked(int status, int sig)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (sig)
+			raise(sig);
+		while (status < 0)
+			pause();
+		_exit(status);
+	}
+	return pid;
+}
+
+/* aw_child_reap: the plain facts of how a child ended, an exit status
+ * of 130 apart from a death by SIGINT. */
+static void test_child_reap(void **state)
+{
+	(void)state;
+	struct aw_child_end end = aw_child_reap(forked(0, 0), 5000);
+	assert_int_equal(end.how, AW_CHILD_EXITED);
+	assert_int_equal(end.code, 0);
+	assert_true(aw_child_end_ok(end));
+	end = aw_child_reap(forked(7, 0), -1);
+	assert_int_equal(end.how, AW_CHILD_EXITED);
+	assert_int_equal(end.code, 7);
+	assert_false(aw_child_end_ok(end));
+	end = aw_child_reap(forked(130, 0), 5000);
+	assert_int_equal(end.how, AW_CHILD_EXITED);
+	assert_int_equal(end.code, 130);
+	end = aw_child_reap(forked(0, SIGKILL), 5000);
+	assert_int_equal(end.how, AW_CHILD_KILLED);
+	assert_int_equal(end.code, SIGKILL);
+	assert_false(aw_child_end_ok(end));
+	end = aw_child_reap(forked(0, SIGINT), 5000);
+	assert_int_equal(end.how, AW_CHILD_KILLED);
+	assert_int_equal(end.code, SIGINT);
+	/* At the deadline it is killed and reaped; then it is no child to wait for. */
+	pid_t pid = forked(-1, 0);
+	assert_true(pid > 0);
+	end = aw_child_reap(pid, 50);
+	assert_int_equal(end.how, AW_CHILD_TIMED_OUT);
+	assert_int_equal(kill(pid, 0), -1);
+	end = aw_child_reap(pid, 50);
+	assert_int_equal(end.how, AW_CHILD_WAIT_FAILED);
+	assert_int_equal(end.code, ECHILD);
+	assert_false(aw_child_end_ok(end));
+}
+
 static void test_wait_blocked(void **state)
 {
 	(void)state;
@@ -522,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_xgrow),
 		cmocka_unit_test(test_errname),
 		cmocka_unit_test(test_child_statuses),
+		cmocka_unit_test(test_child_reap),
 		cmocka_unit_test(test_wait_blocked),
 		cmocka_unit_test(test_proc_syscall),
 		cmocka_unit_test(test_child_reports_count),

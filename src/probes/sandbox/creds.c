@@ -27,6 +27,7 @@
  */
 #include "sandbox.h"
 #include "lib/caps.h"
+#include "lib/child.h"
 #include "lib/errname.h"
 #include "lib/lsm.h"
 #include "lib/procfs.h"
@@ -43,7 +44,6 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static void observe_lsm_syscall(struct aw_ctx *ctx, char **list)
@@ -213,6 +213,10 @@ static void observe_ambient(struct aw_ctx *ctx)
 	aw_skip(ctx, "caps.ambient.follows_inheritable", "the capability could not be raised ambient");
 }
 
+/* The grandchild of nnp_child ends at once; its bound leaves the child
+ * time to answer within its own (family.c's 10 s). */
+#define NNP_GRANDCHILD_MS 5000
+
 /* In a child: bit 0 set when no_new_privs cannot be cleared, bit 1 when
  * a child of the child has it, bit 2 when NoNewPrivs in
  * /proc/self/status says 1. */
@@ -227,8 +231,7 @@ static int nnp_child(void *arg)
 	pid_t pid = fork();
 	if (pid == 0)
 		_exit(prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : 1);
-	int st;
-	if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+	if (pid > 0 && aw_child_end_ok(aw_child_reap(pid, NNP_GRANDCHILD_MS)))
 		got |= 2;
 	char *text;
 	size_t len;
