@@ -35,6 +35,13 @@ int command_parsed(int rc, void *o, void (*free_opts)(void *), void **opts);
 /* abiwatch run's command line into *a; the globs stay in argv.  0 to go
  * on, -1 after --help, else the usage status. */
 int run_parse(int argc, char **argv, struct run_opts *a);
+/* The RUN-ARGS of vm and matrix as the guest's run will read them, for
+ * what the host may know of them first: the family options' values into
+ * ps (checked, never acted on: aw_params_add_elsewhere()), the operands
+ * (the globs) into *globs (malloc'd; the strings are args').  What that
+ * run would refuse is left to it to say. */
+void run_args_peek(char *const *args, size_t n, struct aw_params *ps, char ***globs,
+		   size_t *nglobs);
 
 /* The snapshot files that command-line arguments name: a directory stands
  * for the *.snapshot files in it (the output of abiwatch matrix), sorted.

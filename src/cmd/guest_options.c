@@ -6,6 +6,7 @@
 #include "vm_commands.h"
 #include "lib/util.h"
 #include "vm/initramfs.h"
+#include "core/params.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,11 @@ static const struct option guest_options[] = {
 };
 
 const char aw_guest_options_help[] =
-	"      --timeout SEC    time limit of each VM from QEMU's start (default 300);\n"
-	"                       the guest stops its run in time to send what it has\n"
+	"      --timeout SEC    time limit of each VM from QEMU's start (default 300,\n"
+	"                       plus, for each probe selected, what RUN-ARGS' options\n"
+	"                       add to its own limit: 2970 s a dirent probe with\n"
+	"                       --entries 1000000); the guest stops its run in time\n"
+	"                       to send what it has\n"
 	"      --accel ACCEL    auto (default: KVM if /dev/kvm really runs a guest,\n"
 	"                       else TCG), kvm or tcg\n"
 	"      --memory MB      guest memory (default 1024)\n"
@@ -143,6 +147,26 @@ int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm)
 	int rc = usage_error(cmd, "%s", err);
 	free(err);
 	return rc;
+}
+
+void aw_guest_timeout_for_run(struct aw_vm_opts *vm)
+{
+	struct aw_params ps = { 0 };
+	struct aw_probe_ref *refs = NULL;
+	char **globs, *why = NULL;
+	size_t nglobs, n = 0;
+	run_args_peek(vm->run_args, vm->nrun_args, &ps, &globs, &nglobs);
+	bool *hit = xcalloc(nglobs + 1, sizeof(*hit));
+	aw_select_each(globs, nglobs, &refs, &n, hit);
+	/* Refused, the guest's run says why; the selection stays unnarrowed. */
+	if (aw_params_apply(&ps, &refs, &n, &why) != 0)
+		free(why);
+	vm->timeout_s = aw_params_run_timeout(&ps, refs, n, AW_VM_DEFAULT_TIMEOUT_S,
+					      vm->timeout_stretches ? 0 : vm->timeout_s);
+	free(hit);
+	free(refs);
+	free(globs);
+	aw_params_free(&ps);
 }
 
 void aw_guest_opts_free(struct aw_vm_opts *vm)

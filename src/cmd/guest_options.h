@@ -21,13 +21,18 @@
 /* The lines of --help that describe the shared options. */
 extern const char aw_guest_options_help[];
 
-/* The defaults: 300 s, auto, 1024 MB, qemu-system-x86_64. */
+/* The defaults: 300 s (see aw_guest_timeout_for_run()), auto, 1024 MB,
+ * qemu-system-x86_64. */
 void aw_guest_opts_init(struct aw_vm_opts *vm);
 /* own, then the shared options, as one getopt_long() table (malloc'd). */
 struct option *aw_guest_options_join(const struct option *own);
 /* Take one parsed option into vm: 0, a usage exit status after the
  * message, or AW_GUEST_NOT_MINE.  arg is kept (argv lives long enough). */
 int aw_guest_option(const char *cmd, int opt, char *arg, struct aw_vm_opts *vm);
+/* After the command line: where --timeout was not given, the default
+ * follows the work RUN-ARGS ask for (aw_params_run_timeout(): 300 s for
+ * the options' defaults, more for --entries beyond them). */
+void aw_guest_timeout_for_run(struct aw_vm_opts *vm);
 /* Free the lists aw_guest_option() made. */
 void aw_guest_opts_free(struct aw_vm_opts *vm);
 

@@ -130,7 +130,9 @@ static int parse(int argc, char **argv, struct matrix_opts *c)
 		return usage_error("matrix", "-o DIR is needed");
 	if (c->m.njobs == 0 && !c->host && !c->apt)
 		return usage_error("matrix", "no kernel given (and no --host)");
-	return aw_vm_check_run_args("matrix", c->m.vm.run_args, c->m.vm.nrun_args);
+	if ((rc = aw_vm_check_run_args("matrix", c->m.vm.run_args, c->m.vm.nrun_args)) == 0)
+		aw_guest_timeout_for_run(&c->m.vm);
+	return rc;
 }
 
 static void free_matrix(void *opts)

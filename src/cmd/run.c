@@ -123,16 +123,18 @@ int probes_option(const char *cmd, int c, const char *arg, const struct option *
 	return 0;
 }
 
+/* The options of run and check but the probes' (check refuses -v, --force). */
+static const struct option own[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "force", no_argument, NULL, 'F' },
+};
+
 int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 		 enum aw_format_op op, struct probe_command *pc)
 {
-	static const struct option own[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "force", no_argument, NULL, 'F' },
-	};
 	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own));
 	bool is_run = strcmp(cmd, "run") == 0;
 	int c, rc = 0;
@@ -166,6 +168,30 @@ int probes_parse(const char *cmd, int argc, char **argv, const char *usage,
 	}
 	probes_option_table_free(opts);
 	return rc;
+}
+
+void run_args_peek(char *const *args, size_t n, struct aw_params *ps, char ***globs,
+		   size_t *nglobs)
+{
+	struct option *opts = probes_option_table(own, AW_ARRAY_SIZE(own));
+	/* A copy: getopt_long() moves the operands to the end. */
+	char **argv = xcalloc(n + 2, sizeof(*argv));
+	argv[0] = (char *)"run";
+	memcpy(argv + 1, args, n * sizeof(*argv));
+	int c;
+	optind = 0; /* all of getopt afresh: vm's parse asked it to stop at an operand */
+	opterr = 0;
+	while ((c = getopt_long((int)n + 1, argv, ":o:f:t:j:hv", opts, NULL)) != -1) {
+		char *why = NULL;
+		if (c >= FAMILY_OPT && aw_params_add_elsewhere(ps, opts[c - FAMILY_OPT].name,
+							       optarg, &why) != 0)
+			free(why); /* the guest's run says what is wrong with it */
+	}
+	*nglobs = (size_t)((int)n + 1 - optind);
+	*globs = xcalloc(*nglobs + 1, sizeof(**globs));
+	memcpy(*globs, argv + optind, *nglobs * sizeof(**globs));
+	free(argv);
+	probes_option_table_free(opts);
 }
 
 int run_parse(int argc, char **argv, struct run_opts *a)

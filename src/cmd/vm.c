@@ -122,7 +122,9 @@ static int parse(int argc, char **argv, struct vm_opts *c)
 		return usage_error("vm", "give either --kernel or --deb");
 	if (c->vm.deb && c->vm.modules)
 		return usage_error("vm", "--modules goes with --kernel; a .deb brings its own");
-	return aw_vm_check_run_args("vm", c->vm.run_args, c->vm.nrun_args);
+	if ((rc = aw_vm_check_run_args("vm", c->vm.run_args, c->vm.nrun_args)) == 0)
+		aw_guest_timeout_for_run(&c->vm);
+	return rc;
 }
 
 static void free_vm(void *opts)

@@ -204,7 +204,7 @@ static int make_probe(struct aw_params *ps, const struct aw_family *fam,
 	return 0;
 }
 
-int aw_params_add(struct aw_params *ps, const char *name, const char *value, char **why)
+static int add(struct aw_params *ps, const char *name, const char *value, bool make, char **why)
 {
 	const struct aw_family *fam;
 	const struct aw_param *p = aw_param_find(name, &fam);
@@ -214,11 +214,23 @@ int aw_params_add(struct aw_params *ps, const char *name, const char *value, cha
 		return -1;
 	}
 	if (check_value(fam, p, value, &num, why) != 0 ||
-	    (p->instantiate && make_probe(ps, fam, p, value, why) != 0))
+	    (make && p->instantiate && make_probe(ps, fam, p, value, why) != 0))
 		return -1;
 	ps->v = xgrow(ps->v, ps->n, sizeof(*ps->v));
-	ps->v[ps->n++] = (struct aw_param_value){ fam, p, value, num };
+	ps->v[ps->n++] = (struct aw_param_value){ fam, p, value, num,
+						  .unmade = !make && p->instantiate };
 	return 0;
+}
+
+int aw_params_add(struct aw_params *ps, const char *name, const char *value, char **why)
+{
+	return add(ps, name, value, true, why);
+}
+
+int aw_params_add_elsewhere(struct aw_params *ps, const char *name, const char *value,
+			    char **why)
+{
+	return add(ps, name, value, false, why);
 }
 
 /* Does any comma-separated name in list name this probe? */
@@ -370,4 +382,39 @@ double aw_params_timeout(const struct aw_params *ps, const struct aw_family *fam
 	const struct aw_param *decl = declared(&ctx, p->timeout_param, NULL);
 	long long beyond = aw_param_int(&ctx, p->timeout_param) - strtoll(decl->dflt, NULL, 10);
 	return beyond > 0 ? own + (double)beyond * p->timeout_per_unit_s : own;
+}
+
+/* What ps's values add to probe p's timeout, beyond its own. */
+static double extra_s(const struct aw_params *ps, const struct aw_family *fam,
+		      const struct aw_probe *p)
+{
+	double own = p->timeout_s ? (double)p->timeout_s : AW_DEFAULT_TIMEOUT_S;
+	return aw_params_timeout(ps, fam, p) - own;
+}
+
+/* The most they add to a probe of fam. */
+static double costliest_extra_s(const struct aw_params *ps, const struct aw_family *fam)
+{
+	const struct aw_probe *const *probes;
+	size_t np = aw_family_probes(fam, &probes);
+	double most = 0;
+	for (size_t i = 0; i < np; i++) {
+		double e = extra_s(ps, fam, probes[i]);
+		most = e > most ? e : most;
+	}
+	return most;
+}
+
+double aw_params_run_timeout(const struct aw_params *ps, const struct aw_probe_ref *refs,
+			     size_t n, double base_s, double given_s)
+{
+	if (given_s > 0)
+		return given_s;
+	double t = base_s;
+	for (size_t i = 0; i < n; i++)
+		t += extra_s(ps, refs[i].family, refs[i].probe);
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->v[i].unmade)
+			t += costliest_extra_s(ps, ps->v[i].family);
+	return t;
 }

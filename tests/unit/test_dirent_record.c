@@ -160,6 +160,50 @@ static void test_strangers_and_dots(void **state)
 	dr_record_free(&r);
 }
 
+/* A reader that renames what it lists (terminates_rename): f0 renamed to
+ * r0 and back during the scan is two files and may be listed twice; f1,
+ * left alone, may not, and f3, left alone and never listed, is missing. */
+static void test_untouched_while_renaming(void **state)
+{
+	(void)state;
+	const uint32_t size[DR_KINDS] = { [DC_POP] = 4, [DC_RENAMED] = 4 };
+	struct dr_record r;
+	assert_int_equal(dr_record_init(&r, size), 0);
+	for (uint32_t i = 0; i < 4; i++)
+		dr_record_made(&r, DC_POP, i);
+	uint32_t opened = dr_record_now(&r);
+	dr_record_gone(&r, DC_POP, 0);
+	dr_record_made(&r, DC_RENAMED, 0);
+	dr_record_gone(&r, DC_RENAMED, 0);
+	dr_record_made(&r, DC_POP, 0);
+	uint32_t tags[] = { POP(0), REN(0), POP(0), POP(1), POP(2), POP(1) };
+	struct ds_scan s;
+	struct dr_census c;
+	listing(&s, tags, 6);
+	dr_census(&r, &s, opened, &c);
+	assert_int_equal(c.repeated, 2);
+	assert_int_equal(c.repeated_untouched, 1);
+	dr_census_untouched(&c);
+	assert_int_equal(c.repeated, 1);
+	assert_int_equal(c.first_repeated, POP(1));
+	assert_int_equal(c.missing, 1);
+	assert_int_equal(c.missing_tag[0], POP(3));
+	char *d = dr_census_describe(&c);
+	assert_string_equal(d, "1 names missing (first f0000003); 1 names returned more than once "
+			    "(first f0000001)");
+	free(d);
+	/* Each left-alone name once, the renamed one twice: clean. */
+	uint32_t right[] = { POP(0), REN(0), POP(0), POP(1), POP(2), POP(3) };
+	ds_scan_free(&s);
+	listing(&s, right, 6);
+	dr_census(&r, &s, opened, &c);
+	assert_false(dr_census_ok(&c));
+	dr_census_untouched(&c);
+	assert_true(dr_census_ok(&c));
+	ds_scan_free(&s);
+	dr_record_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_lost_and_kept),
 		cmocka_unit_test(test_changed_while_open),
 		cmocka_unit_test(test_strangers_and_dots),
+		cmocka_unit_test(test_untouched_while_renaming),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include "core/context.h"
 #include "core/params.h"
+#include "cmd/guest_options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,82 @@ static void test_timeout_follows_entries(void **state)
 	aw_params_free(&ps);
 }
 
+static bool near(double a, double b)
+{
+	return a - b < 1e-6 && b - a < 1e-6;
+}
+
+/* A whole run's time limit elsewhere (abiwatch vm's and matrix's guest):
+ * 300 s for the options' defaults, plus what the options add to each
+ * probe selected; the user's --timeout is the limit whatever they ask. */
+static void test_run_timeout_follows_work(void **state)
+{
+	(void)state;
+	struct aw_params ps = { 0 };
+	struct aw_probe_ref *refs = NULL;
+	size_t n = 0, unmatched;
+	char *why = NULL;
+	const char *globs[] = { "dirent", "mm.vm" };
+
+	assert_int_equal(aw_select((char **)globs, 2, &refs, &n, &unmatched), 0);
+	assert_true(aw_params_run_timeout(&ps, refs, n, 300, 0) == 300);
+	assert_int_equal(aw_params_add(&ps, "entries", "10000", &why), 0);
+	assert_true(aw_params_run_timeout(&ps, refs, n, 300, 0) == 300);
+	assert_true(aw_params_run_timeout(&ps, refs, n, 300, 42) == 42);
+	assert_int_equal(aw_params_add(&ps, "entries", "1000000", &why), 0);
+	size_t dirents = 0;
+	double per = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(refs[i].family->name, "dirent") == 0) {
+			dirents++;
+			per = 990000 * refs[i].probe->timeout_per_unit_s;
+		}
+	}
+	assert_int_equal(dirents, 6);
+	double million = aw_params_run_timeout(&ps, refs, n, 300, 0);
+	assert_true(near(million, (300 + 6 * per)));
+	assert_true(million > 300);
+	assert_true(aw_params_run_timeout(&ps, refs, n, 300, 42) == 42);
+	/* --fs narrows the probes that add; a --path of the guest's (no such
+	 * directory here, never looked at) adds one more. */
+	assert_int_equal(aw_params_add_elsewhere(&ps, "fs", "tmpfs", &why), 0);
+	assert_int_equal(aw_params_add_elsewhere(&ps, "path", "ev=/no/such/guest/dir", &why), 0);
+	assert_int_equal(aw_params_add_elsewhere(&ps, "entries", "many", &why), -1);
+	free(why);
+	assert_int_equal(aw_params_apply(&ps, &refs, &n, &why), 0);
+	assert_int_equal(n, 2); /* dirent.tmpfs, mm.vm */
+	assert_true(near(aw_params_run_timeout(&ps, refs, n, 300, 0), (300 + 2 * per)));
+	free(refs);
+	aw_params_free(&ps);
+}
+
+/* vm's and matrix's default follows their RUN-ARGS, options after the
+ * globs too; a --timeout given wins. */
+static void test_guest_timeout_for_run(void **state)
+{
+	(void)state;
+	const char *args[] = { "dirent.ext4", "--entries", "1000000", "-j", "2", "dirent.xfs" };
+	struct aw_vm_opts vm;
+	aw_guest_opts_init(&vm);
+	vm.run_args = (char *const *)args;
+	vm.nrun_args = 3;
+	aw_guest_timeout_for_run(&vm);
+	assert_true(near(vm.timeout_s, (300 + 990000 * 0.003)));
+	vm.nrun_args = 6;
+	aw_guest_timeout_for_run(&vm);
+	assert_true(near(vm.timeout_s, (300 + 2 * 990000 * 0.003)));
+	vm.nrun_args = 1; /* the default 10,000 entries: the old 300 s */
+	aw_guest_timeout_for_run(&vm);
+	assert_true(vm.timeout_s == AW_VM_DEFAULT_TIMEOUT_S);
+	/* As aw_guest_option() leaves an explicit --timeout. */
+	vm.timeout_stretches = false;
+	vm.timeout_s = 600;
+	vm.nrun_args = 6;
+	aw_guest_timeout_for_run(&vm);
+	assert_true(vm.timeout_s == 600);
+	aw_guest_opts_free(&vm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +237,8 @@ int main(void)
 		cmocka_unit_test(test_typed_values),
 		cmocka_unit_test(test_selection_and_made_probes),
 		cmocka_unit_test(test_timeout_follows_entries),
+		cmocka_unit_test(test_run_timeout_follows_work),
+		cmocka_unit_test(test_guest_timeout_for_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,7 @@
 enum policy {
 	P_GOOD, P_WIDE, P_SIGNED, P_DUP, P_CYCLE, P_UNSTABLE, P_SKIP,
 	P_REPEAT, P_VANISH, P_EIO, P_SLOW, P_HANG, P_TRUNCATE, P_NODOTS, P_SHIFT, P_HIDENEXT,
-	P_HIDEFIRST, P_HIDERENAME, P_HIDELATE, P_HIDEKTH, P_RENAMEAHEAD,
+	P_HIDEFIRST, P_HIDERENAME, P_HIDELATE, P_HIDEKTH, P_RENAMEAHEAD, P_RENAMEDROP,
 	P_COUNT
 };
 
@@ -71,6 +71,10 @@ static const struct {
 	[P_RENAMEAHEAD] = { "renameahead", "a stream also lists the entries made after it was "
 			     "opened: a renamed entry comes back ahead of the cursor, and a reader "
 			     "that renames what it lists reads forever (CVE-2024-46701)" },
+	[P_RENAMEDROP] = { "renamedrop", "the first rename while a stream of the directory is "
+			    "part way through its listing drops one other entry, never renamed (the "
+			    "last such in creation order), from every listing after, for good; "
+			    "lookup still finds it" },
 };
 
 struct node {
@@ -87,11 +91,14 @@ struct node {
 	size_t nkids, cap;
 	size_t live;
 	bool had_unlink;
-	bool hidden;           /* P_HIDENEXT, P_HIDEFIRST, P_HIDERENAME: never listed again */
+	bool hidden;           /* P_HIDENEXT, P_HIDEFIRST, P_HIDERENAME, P_RENAMEDROP:
+	                        * never listed again */
 	bool hidden_late;      /* P_HIDELATE: not by streams opened after the N-th unlink */
 	uint64_t unlinks;      /* directories: unlink calls in it so far */
 	uint64_t opens;        /* directories: opendir calls so far */
 	bool had_rename;
+	uint64_t renames;      /* directories: renames out of it so far */
+	bool dropped;          /* P_RENAMEDROP: it has dropped its entry */
 	bool renamed_in;       /* made by a rename */
 	uint64_t next_id;
 	struct timespec mtime;
@@ -105,6 +112,7 @@ struct handle {
 	uint64_t unlinks_at_open; /* the directory's unlinks when it was opened */
 	uint64_t open_number;     /* the directory's opendir calls, this one included */
 	uint64_t ids_at_open;     /* entries with an id from here on came after the open */
+	uint64_t renames_seen;    /* the directory's renames at its last readdir call */
 };
 
 static struct {
@@ -209,6 +217,7 @@ static void detach(struct node *n, bool renaming)
 	p->live--;
 	p->had_unlink = true; /* vanish: a rename removes a name too */
 	p->had_rename |= renaming;
+	p->renames += renaming;
 	clock_gettime(CLOCK_REALTIME, &p->mtime);
 }
 
@@ -366,6 +375,28 @@ static void drop_middle(const struct node *dir, const struct handle *h, struct l
 	l->n--;
 }
 
+/* renamedrop: a rename in the directory since this stream's last call,
+ * the stream part way through (it has listed entries), drops the last
+ * entry in creation order that no rename made: ahead of the cursor of a
+ * reader that renames what it lists, which then never meets it.  Known
+ * when the stream reads again, the first moment anyone can see it. */
+static void drop_after_rename(struct handle *h)
+{
+	struct node *d = h->dir;
+	bool renamed = h->renames_seen != d->renames;
+	h->renames_seen = d->renames;
+	if (d->policy != P_RENAMEDROP || d->dropped || !h->started || !renamed)
+		return;
+	for (size_t i = d->nkids; i-- > 0;) {
+		struct node *k = d->kids[i];
+		if (k && !k->hidden && !k->renamed_in) {
+			k->hidden = true;
+			d->dropped = true;
+			return;
+		}
+	}
+}
+
 static int make_listing(const struct node *dir, const struct handle *h, struct listing *l)
 {
 	uint64_t generation = h->generation;
@@ -485,6 +516,7 @@ static int cf_opendir(const char *path, struct fuse_file_info *fi)
 		h->unlinks_at_open = n->unlinks;
 		h->open_number = ++n->opens;
 		h->ids_at_open = n->next_id;
+		h->renames_seen = n->renames;
 		fi->fh = (uint64_t)(uintptr_t)h;
 	}
 	pthread_mutex_unlock(&fs.lock);
@@ -548,6 +580,7 @@ static int cf_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t
 		return list_root(buf, filler, offset);
 
 	pthread_mutex_lock(&fs.lock);
+	drop_after_rename(h);
 	int rc = make_listing(h->dir, h, &l);
 	/* A request for the cookie we gave out last continues the listing;
 	 * anything else is the program seeking. */

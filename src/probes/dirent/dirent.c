@@ -28,7 +28,8 @@
  *      (4 to 6 change at most CHANGES_MAX, STABLE_MAX names: see there);
  *   7. matches_record: a DIR stream resumed with seekdir() at a cookie
  *      taken half way, a fresh scan between;
- *   8. terminates_rename: a scan that renames names as it lists them.
+ *   8. terminates_rename: a scan that renames names as it lists them;
+ *      the names it did not rename each once, by the record.
  *
  * Every listing is held against the probe's record of the directory
  * (record.h: the names its own calls made and removed), never against
@@ -323,11 +324,13 @@ static char *missing_pattern(const struct dr *r, uint32_t opened)
 
 /* Hold listing s, of a stream opened at moment opened, against the
  * record: "WHAT: census[: missing names][; trouble]" appended to *msg
- * when it is not clean.  A listing the filesystem failed says nothing
- * about which names it holds (counting them missing would blame the
- * wrong defect): its first is kept in r->scan_error. */
-static void held_into(struct dr *r, const struct ds_scan *s, uint32_t opened, const char *what,
-		      char **msg)
+ * when it is not clean; with untouched, only the repeats of names no
+ * change touched meanwhile count (dr_census_untouched()).  A listing the
+ * filesystem failed says nothing about which names it holds (counting
+ * them missing would blame the wrong defect): its first is kept in
+ * r->scan_error. */
+static void hold(struct dr *r, const struct ds_scan *s, uint32_t opened, bool untouched,
+		 const char *what, char **msg)
 {
 	if (s->err) {
 		if (!r->scan_error) {
@@ -339,6 +342,8 @@ static void held_into(struct dr *r, const struct ds_scan *s, uint32_t opened, co
 	}
 	struct dr_census c;
 	dr_census(&r->rec, s, opened, &c);
+	if (untouched)
+		dr_census_untouched(&c);
 	char *trouble = ds_scan_trouble(s);
 	if (dr_census_ok(&c) && !trouble)
 		return;
@@ -352,6 +357,12 @@ static void held_into(struct dr *r, const struct ds_scan *s, uint32_t opened, co
 	free(pattern);
 	free(trouble);
 	*msg = t;
+}
+
+static void held_into(struct dr *r, const struct ds_scan *s, uint32_t opened, const char *what,
+		      char **msg)
+{
+	hold(r, s, opened, false, what, msg);
 }
 
 /* A DIR stream of the directory on a descriptor of its own, opened now;
@@ -1165,8 +1176,8 @@ static size_t pop_present(const struct dr *r)
 }
 
 /* matches_record: after the checks that change the directory (but
- * terminates_rename, which comes last: its renames are the record's, but
- * which names a listing may hold during them is all it asks), a DIR
+ * terminates_rename, which comes last and holds its own listing against
+ * the record, renamed names aside), a DIR
  * stream read half way,
  * a fresh getdents64 scan, and the stream resumed with seekdir() at the
  * cookie telldir() gave half way: each listing, and the scans no check
@@ -1281,7 +1292,11 @@ static void rename_step(void *arg, const struct ds_scan *s)
  * is renamed again each time it is listed: a filesystem that gives a
  * renamed entry a place ahead of the cursor (CVE-2024-46701) lists one
  * such name forever and meets the bound, as with every name renamed.
- * Which names exist after comes from the record, not from a listing. */
+ * A scan that ends is held against the record: each name it did not
+ * rename listed exactly once (a rename is a removal and an addition, so
+ * a renamed name may be listed twice or not at all), so that a name the
+ * renames lost from the listing is named, with fstatat's word on it.
+ * Which names exist comes from the record, not from a listing. */
 static void terminates_rename(struct dr *r)
 {
 	struct aw_ctx *ctx = r->ctx;
@@ -1309,18 +1324,24 @@ static void terminates_rename(struct dr *r)
 	bufsize = bufsize < 1024 ? 1024 : bufsize > 65536 ? 65536 : bufsize;
 	struct ds_scan_opts o = { .cap = 3 * (count + 2) + 1000, .bufsize = bufsize,
 				  .after_call = rename_step, .arg = &w };
+	uint32_t opened = dr_record_now(&r->rec);
 	int rc = ds_scan_fresh(r->dirfd, r->buf, &o, &r->set, &r->b);
 	r->listings++;
-	char *trouble = ds_scan_trouble(&r->b);
+	char *trouble = ds_scan_trouble(&r->b), *msg = NULL;
+	/* Only a listing that ended says which names it holds. */
+	if (!w.err && rc == 0 && !trouble)
+		hold(r, &r->b, opened, true, "the names it did not rename", &msg);
 	if (w.err)
 		aw_error(ctx, chk, "renaming during the scan: %s", w.why);
 	else if (rc != 0 && !trouble)
 		aw_error(ctx, chk, "scanning: %s", aw_errname(r->b.err));
-	else if (trouble)
+	else if (trouble || msg)
 		aw_fail(ctx, chk, "with %zu of %zu names renamed as they were listed (%zu renamed "
-			"again when listed again): %s", w.renamed, count, w.again, trouble);
+			"again when listed again): %s", w.renamed, count, w.again,
+			trouble ? trouble : msg);
 	else
 		aw_pass(ctx, chk);
+	free(msg);
 	aw_note(ctx, "terminates_rename: %zu entries listed over %zu getdents64 calls (bound "
 		"%zu); of %zu names, %zu chosen, %zu renames as the scan listed them, %zu of "
 		"names it had renamed already", r->b.len, r->b.calls, o.cap, count, chosen,

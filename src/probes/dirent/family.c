@@ -34,7 +34,8 @@ const struct aw_item dirent_items[] = {
 	AW_CHECK_ITEM("telldir_matches_doff", "telldir() after readdir() equals that entry's d_off"),
 	AW_CHECK_ITEM("terminates", "a scan ends: no (name, d_off) pair twice, at most 3N+1000 entries"),
 	AW_CHECK_ITEM("terminates_rename", "a scan ends within 3N+1000 entries while the names "
-		      "it lists are renamed between its calls (generic/736)"),
+		      "it lists are renamed between its calls (generic/736), and lists every name "
+		      "it did not rename exactly once"),
 	AW_CHECK_ITEM("unmodified_once", "names not touched are returned exactly once while N/20 "
 		      "new names (4096 at most) are removed and N/20 added during the scan, and "
 		      "every 20th name (1 in N/4096 beyond 81,920; the first and last 3 too) is "

@@ -73,9 +73,12 @@ static void count_ours(struct dr_record *r, uint32_t t, uint32_t opened, struct 
 			c->first_ghost = t;
 		return;
 	}
-	c->changed += born > opened || died;
+	bool touched = born > opened || died;
+	c->changed += touched;
 	if (r->seen[k][i] == 1 && c->repeated++ == 0)
 		c->first_repeated = t;
+	if (r->seen[k][i] == 1 && !touched && c->repeated_untouched++ == 0)
+		c->first_repeated_untouched = t;
 	if (r->seen[k][i] < 2)
 		r->seen[k][i]++; /* counted once however often */
 }
@@ -114,6 +117,12 @@ bool dr_census_ok(const struct dr_census *c)
 {
 	return !c->missing && !c->repeated && !c->ghosts && !c->unknown && !c->strangers &&
 	       ds_dots_ok(c->dots, c->dotdots);
+}
+
+void dr_census_untouched(struct dr_census *c)
+{
+	c->repeated = c->repeated_untouched;
+	c->first_repeated = c->first_repeated_untouched;
 }
 
 /* Append ", "-less part to a "; "-separated list. */

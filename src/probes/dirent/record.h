@@ -49,6 +49,7 @@ static inline uint32_t dr_record_now(const struct dr_record *r) { return r->now;
 struct dr_census {
 	size_t missing;     /* recorded names not listed */
 	size_t repeated;    /* names listed more than once (each counted once) */
+	size_t repeated_untouched; /* of them, names made before the open and kept */
 	size_t ghosts;      /* names removed before the stream was opened, listed */
 	size_t unknown;     /* names of ours the record never held, listed */
 	size_t strangers;   /* names of no shape of ours */
@@ -56,6 +57,7 @@ struct dr_census {
 	size_t changed;     /* names that came or went while it was open, listed */
 	uint32_t missing_tag[DR_SHOWN]; /* the first missing, in creation order */
 	uint32_t first_repeated, first_ghost, first_unknown;
+	uint32_t first_repeated_untouched;
 };
 
 /* The listing s of a stream opened at moment opened (dr_record_now()
@@ -63,6 +65,12 @@ struct dr_census {
 void dr_census(struct dr_record *r, const struct ds_scan *s, uint32_t opened,
 	       struct dr_census *c);
 bool dr_census_ok(const struct dr_census *c);
+/* Keep of census c only the repeats of names no change touched while its
+ * stream was open: for a stream whose reader renamed names as it went
+ * (terminates_rename), a name renamed away and back is two files, each
+ * of which it may list (POSIX leaves a file added after the open
+ * unspecified), while every name it left alone is still due once. */
+void dr_census_untouched(struct dr_census *c);
 /* "2 names missing (first f0000003); 1 removed name listed (f0000009)"
  * without the missing names' details, which need the directory
  * (malloc'd, "" when ok). */
