@@ -52,7 +52,7 @@ if [[ -s $m/$rel_old.snapshot ]]; then
 	"$abiwatch" diff "$work/vm.snapshot" "$m/$rel_old.snapshot" >"$work/diff" &&
 		ok "$rel_old in the lab, as here: $(head -n 1 "$work/diff")" || bad "lab against vm: $(head -n 3 "$work/diff")"
 else
-	bad "$rel_old: no snapshot from the lab: $(cat "$m/$rel_old.noresult" 2>/dev/null)"
+	bad "$rel_old: no snapshot from the lab: $(cat "$m/$rel_old.noresult" 2>/dev/null || echo "and no .noresult saying why;") $(tail -n 3 "$work/lab.log")"
 fi
 
 lava/instance manage devices update --health MAINTENANCE qemu01
