@@ -42,6 +42,10 @@ struct model {
 	struct row *rows;
 	size_t n;
 	size_t ncols;
+	/* The rows other than probes' by name (then by their place in
+	 * rows), for finding a change's row without a scan per change. */
+	const struct row **by_name;
+	size_t nnamed;
 };
 
 /* ---- declaration order and summaries, from the registry ---- */
@@ -81,11 +85,8 @@ static struct known lookup(const char *family, const char *probe, const char *it
 
 /* ---- the model ---- */
 
-static struct row *find_row(struct model *m, const char *name, enum row_kind kind)
+static struct row *new_row(struct model *m, const char *name, enum row_kind kind)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (m->rows[i].kind == kind && strcmp(m->rows[i].name, name) == 0)
-			return &m->rows[i];
 	m->rows = xgrow(m->rows, m->n, sizeof(*m->rows));
 	struct row *r = &m->rows[m->n++];
 	memset(r, 0, sizeof(*r));
@@ -147,26 +148,86 @@ static bool place(enum aw_key_class cls, enum row_kind *row, enum cell_kind *cel
 	return false;
 }
 
+/* A record with the row and cell it makes, and its place among all the
+ * columns' records, for gathering each row's cells in one sort. */
+struct placed {
+	const struct aw_record *rec;
+	enum row_kind row;
+	enum cell_kind cell;
+	size_t col, seq;
+};
+
+static int by_row_then_seq(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	int c = strcmp(x->rec->name, y->rec->name);
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_name_then_place(const void *a, const void *b)
+{
+	const struct row *x = *(const struct row *const *)a, *y = *(const struct row *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x < y ? -1 : x > y;
+}
+
+static void index_names(struct model *m)
+{
+	m->by_name = xcalloc(m->n + 1, sizeof(*m->by_name));
+	for (size_t i = 0; i < m->n; i++)
+		if (m->rows[i].kind != ROW_PROBE)
+			m->by_name[m->nnamed++] = &m->rows[i];
+	qsort(m->by_name, m->nnamed, sizeof(*m->by_name), by_name_then_place);
+}
+
+/* Every record of every column placed, sorted so that a row's records
+ * are neighbours (a later record of a row's column, as before, wins). */
+static struct placed *place_all(const struct aw_report_opts *o, size_t *n)
+{
+	size_t total = 0;
+	for (size_t c = 0; c < o->ncols; c++)
+		total += o->cols[c].snap.n;
+	struct placed *p = xcalloc(total + 1, sizeof(*p));
+	*n = 0;
+	for (size_t c = 0; c < o->ncols; c++) {
+		const struct aw_snapshot *s = &o->cols[c].snap;
+		for (size_t i = 0; i < s->n; i++) {
+			struct placed *e = &p[*n];
+			if (!place(s->records[i].cls, &e->row, &e->cell))
+				continue;
+			e->rec = &s->records[i];
+			e->col = c;
+			e->seq = (*n)++;
+		}
+	}
+	qsort(p, *n, sizeof(*p), by_row_then_seq);
+	return p;
+}
+
 static void build(struct model *m, const struct aw_report_opts *o)
 {
 	memset(m, 0, sizeof(*m));
 	m->ncols = o->ncols;
-	for (size_t c = 0; c < o->ncols; c++) {
-		const struct aw_snapshot *s = &o->cols[c].snap;
-		for (size_t i = 0; i < s->n; i++) {
-			enum row_kind row;
-			enum cell_kind cell;
-			if (!place(s->records[i].cls, &row, &cell))
-				continue;
-			struct row *r = find_row(m, s->records[i].name, row);
-			r->cells[c] = (struct cell){ cell, &s->records[i] };
-		}
+	size_t n;
+	struct placed *p = place_all(o, &n);
+	for (size_t i = 0; i < n;) {
+		struct row *r = new_row(m, p[i].rec->name, p[i].row);
+		size_t j = i;
+		for (; j < n && p[j].row == p[i].row && strcmp(p[j].rec->name, p[i].rec->name) == 0; j++)
+			r->cells[p[j].col] = (struct cell){ p[j].cell, p[j].rec };
+		i = j;
 	}
+	free(p);
 	qsort(m->rows, m->n, sizeof(*m->rows), by_order);
 	for (size_t i = 0; i < m->n; i++)
 		for (size_t c = 1; c < m->ncols; c++)
 			if (!same_cell(&m->rows[i].cells[c], &m->rows[i].cells[c - 1]))
 				m->rows[i].changed = true;
+	index_names(m);
 }
 
 static void free_model(struct model *m)
@@ -178,21 +239,17 @@ static void free_model(struct model *m)
 		free(m->rows[i].cells);
 	}
 	free(m->rows);
+	free(m->by_name);
 }
 
 /* ---- HTML ---- */
-
-static void esc(FILE *out, const char *s)
-{
-	aw_html_escape(out, s);
-}
 
 static void esc_n(FILE *out, const char *s, size_t n)
 {
 	char *t = strndup(s, n);
 	if (!t)
 		abort();
-	esc(out, t);
+	aw_html_escape(out, t);
 	free(t);
 }
 
@@ -269,7 +326,7 @@ static void write_why(FILE *out, const struct cell *c)
 	size_t l = strlen(why);
 	fputs("<span class=\"why\">", out);
 	if (c->kind == CELL_UNOBSERVED) {
-		esc(out, aw_status_name(c->rec->status));
+		aw_html_escape(out, aw_status_name(c->rec->status));
 		fputs(": ", out);
 	}
 	esc_n(out, why, l > 90 ? 90 : l);
@@ -285,7 +342,7 @@ static void write_cell(FILE *out, const struct cell *c, bool changed, size_t col
 		col);
 	if (c->rec && c->kind != CELL_OBS) {
 		fputs(" title=\"", out);
-		esc(out, c->rec->value);
+		aw_html_escape(out, c->rec->value);
 		fputc('"', out);
 	}
 	fputc('>', out);
@@ -293,11 +350,11 @@ static void write_cell(FILE *out, const struct cell *c, bool changed, size_t col
 		fputs("absent", out);
 	} else if (c->kind == CELL_OBS) {
 		fputs("<span class=\"v\">", out);
-		esc(out, c->rec->value);
+		aw_html_escape(out, c->rec->value);
 		fputs("</span>", out);
 	} else {
 		enum aw_subject of = c->kind == CELL_PROBE ? AW_OF_PROBE : AW_OF_CHECK;
-		esc(out, c->kind == CELL_UNOBSERVED ? "unobserved" : aw_status_word(c->rec->status, of));
+		aw_html_escape(out, c->kind == CELL_UNOBSERVED ? "unobserved" : aw_status_word(c->rec->status, of));
 		if (c->rec->reason)
 			write_why(out, c);
 	}
@@ -348,9 +405,9 @@ static void write_head(FILE *out, const struct aw_report_opts *o, const struct l
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"abiwatch " ABIWATCH_VERSION "\">\n<title>", out);
-	esc(out, title);
+	aw_html_escape(out, title);
 	fprintf(out, "</title>\n<style>%s%s</style>\n</head>\n<body>\n<h1>", css, aw_html_series_css);
-	esc(out, title);
+	aw_html_escape(out, title);
 	fprintf(out, "</h1>\n<p class=\"meta\" id=\"summary\">%zu snapshots, %zu rows; "
 		"<span id=\"changed-rows\">%zu</span> rows differ between neighbouring columns "
 		"(<span id=\"changed-cells\">%zu</span> cells marked).", o->ncols, st->rows,
@@ -362,7 +419,7 @@ static void write_head(FILE *out, const struct aw_report_opts *o, const struct l
 		/* Said once, here: the rows are not linked. */
 		fputs("</p>\n<p class=\"meta\" id=\"catalogue-missing\">Catalogue entries not "
 		      "embedded: ", out);
-		esc(out, o->catalogue_missing ? o->catalogue_missing
+		aw_html_escape(out, o->catalogue_missing ? o->catalogue_missing
 			 : o->catalogue_text ? "the catalogue given has no entry headings"
 			 : "no catalogue given");
 		fputs(".</p>\n", out);
@@ -388,7 +445,7 @@ static void write_environment(FILE *out, const struct aw_report_opts *o)
 		fprintf(out, "<tr><th>%s</th>", env_rows[r][1]);
 		for (size_t c = 0; c < o->ncols; c++) {
 			fputs("<td>", out);
-			esc(out, aw_snapshot_get(&o->cols[c].snap, env_rows[r][0]));
+			aw_html_escape(out, aw_snapshot_get(&o->cols[c].snap, env_rows[r][0]));
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
@@ -397,9 +454,9 @@ static void write_environment(FILE *out, const struct aw_report_opts *o)
 	for (size_t c = 0; c < o->ncols; c++) {
 		char *caps = caps_summary(o, c);
 		fputs("<td title=\"", out);
-		esc(out, aw_snapshot_get(&o->cols[c].snap, "env.caps"));
+		aw_html_escape(out, aw_snapshot_get(&o->cols[c].snap, "env.caps"));
 		fputs("\">", out);
-		esc(out, caps);
+		aw_html_escape(out, caps);
 		fputs("</td>", out);
 		free(caps);
 	}
@@ -415,17 +472,17 @@ static void write_columns(FILE *out, const struct aw_report_opts *o)
 		const char *accel = aw_snapshot_get(s, "env.vm.accel");
 		const char *base = strrchr(o->cols[c].file, '/');
 		fprintf(out, "<th class=\"kernel\" data-col=\"%zu\"><span class=\"release\">", c);
-		esc(out, rel ? rel : "unknown kernel");
+		aw_html_escape(out, rel ? rel : "unknown kernel");
 		fputs("</span><span class=\"where\">", out);
 		if (accel) {
 			fputs("VM (", out);
-			esc(out, accel);
+			aw_html_escape(out, accel);
 			fputc(')', out);
 		} else {
 			fputs("this machine", out);
 		}
 		fputs("</span><span class=\"file\">", out);
-		esc(out, base ? base + 1 : o->cols[c].file);
+		aw_html_escape(out, base ? base + 1 : o->cols[c].file);
 		fputs("</span></th>", out);
 	}
 	fputs("</tr>\n</thead>\n", out);
@@ -438,14 +495,14 @@ static void write_link(FILE *out, struct links *l, const char *name, int level, 
 {
 	const struct aw_catdoc_entry *e = l->doc.n ? aw_catdoc_find(&l->doc, name, level) : NULL;
 	if (!e) {
-		esc(out, text);
+		aw_html_escape(out, text);
 		return;
 	}
 	l->used[e - l->doc.entries] = true;
 	fputs("<a href=\"#cat-", out);
-	esc(out, e->id);
+	aw_html_escape(out, e->id);
 	fputs("\">", out);
-	esc(out, text);
+	aw_html_escape(out, text);
 	fputs("</a>", out);
 }
 
@@ -485,7 +542,7 @@ static void change_values(FILE *out, const struct aw_diff_change *c)
 	char *delta = aw_diff_set_delta(c->old_value, c->new_value);
 	if (delta) {
 		fputs("<code class=\"delta\">", out);
-		esc(out, delta);
+		aw_html_escape(out, delta);
 		fputs("</code>", out);
 		free(delta);
 		return;
@@ -538,10 +595,15 @@ static bool row_shown(const struct aw_report_opts *o, const struct model *m,
 static bool row_on_page(const struct aw_report_opts *o, const struct model *m,
 			const struct shown *sh, const char *name)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (m->rows[i].kind != ROW_PROBE && strcmp(m->rows[i].name, name) == 0)
-			return row_shown(o, m, sh, &m->rows[i]);
-	return false;
+	size_t lo = 0, hi = m->nnamed;
+	while (lo < hi) { /* the first row of that name */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(m->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nnamed && strcmp(m->by_name[lo]->name, name) == 0 && row_shown(o, m, sh, m->by_name[lo]);
 }
 
 /* A kernel change: one object, its items and values on one line, its
@@ -553,13 +615,13 @@ static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff
 {
 	const struct aw_diff_change *c0 = &d->changes[ob->changes[0]];
 	fputs("<li class=\"kernel-change\" data-name=\"", out);
-	esc(out, ob->n == 1 ? c0->name : ob->name);
+	aw_html_escape(out, ob->n == 1 ? c0->name : ob->name);
 	fprintf(out, "\" data-rank=\"%s\" data-family=\"", aw_diff_rank_name(ob->rank));
-	esc(out, ob->family);
+	aw_html_escape(out, ob->family);
 	fputc('"', out);
 	if (first_of_family) {
 		fprintf(out, " id=\"pair-%zu-", pair);
-		esc(out, ob->family);
+		aw_html_escape(out, ob->family);
 		fputc('"', out);
 	}
 	fprintf(out, "><span class=\"kind\">%s</span> ", aw_diff_object_kind(d, ob));
@@ -567,10 +629,10 @@ static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff
 	 * that appeared has its value here, not a row). */
 	if (row_linked) {
 		fputs("<a href=\"#", out);
-		esc(out, row_id(c0));
+		aw_html_escape(out, row_id(c0));
 		fputs("\">", out);
 	}
-	esc(out, ob->n == 1 ? c0->name : ob->name);
+	aw_html_escape(out, ob->n == 1 ? c0->name : ob->name);
 	if (row_linked)
 		fputs("</a>", out);
 	for (size_t i = 0; i < ob->n; i++) {
@@ -579,14 +641,14 @@ static void object_item(FILE *out, const struct aw_diff *d, const struct aw_diff
 		if (ob->n > 1) {
 			const char *item = row_id(c);
 			size_t n = strlen(ob->name);
-			esc(out, strncmp(item, ob->name, n) == 0 && item[n] == '.' ? item + n + 1 : item);
+			aw_html_escape(out, strncmp(item, ob->name, n) == 0 && item[n] == '.' ? item + n + 1 : item);
 			fputc(' ', out);
 		}
 		change_values(out, c);
 	}
 	if (ob->meaning && ob->rank != AW_RANK_APPEARED) {
 		fputs("<span class=\"meaning\">", out);
-		esc(out, ob->meaning);
+		aw_html_escape(out, ob->meaning);
 		fputs("</span>", out);
 	}
 	fputs("</li>\n", out);
@@ -637,11 +699,11 @@ static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c, stru
 	size_t failures, kernel = aw_diff_kernel_changes(d, &failures), ng;
 
 	fprintf(out, "<section class=\"pair\" data-pair=\"%zu\" id=\"pair-%zu\"><h3>", c, c);
-	esc(out, column_name(o, c - 1));
+	aw_html_escape(out, column_name(o, c - 1));
 	fputs(" &#8594; ", out);
-	esc(out, column_name(o, c));
+	aw_html_escape(out, column_name(o, c));
 	fprintf(out, "</h3>\n<p class=\"pair-summary\" id=\"pair-summary-%zu\">", c);
-	esc(out, summary);
+	aw_html_escape(out, summary);
 	fputs("</p>\n", out);
 	if (kernel) {
 		bool *seen = xcalloc(d->nfamilies + 1, sizeof(*seen));
@@ -655,17 +717,17 @@ static void write_pair(FILE *out, const struct aw_report_opts *o, size_t c, stru
 	for (size_t i = 0; i < ng; i++) {
 		char *label = aw_diff_group_label(&g[i]);
 		fputs("<details class=\"cause\" data-cause=\"", out);
-		esc(out, g[i].cause_key);
+		aw_html_escape(out, g[i].cause_key);
 		fprintf(out, "\"><summary>%zu ", g[i].n);
-		esc(out, label);
+		aw_html_escape(out, label);
 		fputs("</summary>\n<ul>\n", out);
 		/* Names only: the values are no kernel's doing (--all shows
 		 * their rows). */
 		for (size_t j = 0; j < g[i].n; j++) {
 			fputs("<li class=\"env-change\" data-name=\"", out);
-			esc(out, d->changes[g[i].changes[j]].name);
+			aw_html_escape(out, d->changes[g[i].changes[j]].name);
 			fputs("\">", out);
-			esc(out, d->changes[g[i].changes[j]].name);
+			aw_html_escape(out, d->changes[g[i].changes[j]].name);
 			fputs("</li>\n", out);
 		}
 		fputs("</ul>\n</details>\n", out);
@@ -689,7 +751,7 @@ static void summary_cell(FILE *out, const struct aw_diff *d, const char *family,
 		return;
 	}
 	fprintf(out, "<td class=\"count\"><a href=\"#pair-%zu-", pair);
-	esc(out, family);
+	aw_html_escape(out, family);
 	fputs("\">", out);
 	const char *sep = "";
 	if (f->changed + f->vanished) {
@@ -733,15 +795,15 @@ static void write_changes(FILE *out, const struct aw_report_opts *o, const struc
 	      "<thead><tr><th>family</th>", out);
 	for (size_t c = 1; c < m->ncols; c++) {
 		fprintf(out, "<th><a href=\"#pair-%zu\">", c);
-		esc(out, column_name(o, c - 1));
+		aw_html_escape(out, column_name(o, c - 1));
 		fputs(" &#8594; ", out);
-		esc(out, column_name(o, c));
+		aw_html_escape(out, column_name(o, c));
 		fputs("</a></th>", out);
 	}
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < nfams; i++) {
 		fputs("<tr><th>", out);
-		esc(out, fams[i]);
+		aw_html_escape(out, fams[i]);
 		fputs("</th>", out);
 		for (size_t c = 1; c < m->ncols; c++)
 			summary_cell(out, &d[c], fams[i], c);
@@ -785,12 +847,12 @@ static void write_family_row(FILE *out, struct links *l, const char *family, siz
 {
 	struct known k = lookup(family, NULL, NULL);
 	fprintf(out, "<tr class=\"family\" id=\"family-");
-	esc(out, family);
+	aw_html_escape(out, family);
 	fprintf(out, "\"><th colspan=\"%zu\">", ncols + 1);
 	write_link(out, l, family, 2, family);
 	if (k.summary) {
 		fputs(": ", out);
-		esc(out, k.summary);
+		aw_html_escape(out, k.summary);
 	}
 	fputs("</th></tr>\n", out);
 }
@@ -805,11 +867,11 @@ static void write_row(FILE *out, struct links *l, const struct row *r, size_t nc
 		fputs("<tr class=\"probe\" id=\"", out);
 	else
 		fprintf(out, "<tr class=\"item %s%s\" id=\"", kind, r->changed ? " changed" : "");
-	esc(out, r->name);
+	aw_html_escape(out, r->name);
 	fputs(r->kind == ROW_PROBE ? "\"><th" : "\"><th class=\"item\"", out);
 	if (r->summary) {
 		fputs(" title=\"", out);
-		esc(out, r->summary);
+		aw_html_escape(out, r->summary);
 		fputc('"', out);
 	}
 	fputc('>', out);
@@ -833,7 +895,7 @@ static void write_md(FILE *out, const char *s)
 		fputs("</code>", out);
 		s = end + 1;
 	}
-	esc(out, s);
+	aw_html_escape(out, s);
 }
 
 /* The most of a part of an entry (its meaning, why programs care, a
@@ -866,14 +928,14 @@ static void write_part(FILE *out, const char *text, size_t n)
 static void write_entry(FILE *out, const struct aw_report_opts *o, const struct aw_catdoc_entry *e)
 {
 	fputs("<dt id=\"cat-", out);
-	esc(out, e->id);
+	aw_html_escape(out, e->id);
 	fputs("\">", out);
 	if (o->catalogue_url) {
 		char *a = aw_heading_anchor(e->heading);
 		fputs("<a href=\"", out);
-		esc(out, o->catalogue_url);
+		aw_html_escape(out, o->catalogue_url);
 		fputc('#', out);
-		esc(out, a);
+		aw_html_escape(out, a);
 		fputs("\">", out);
 		free(a);
 	}
