@@ -96,7 +96,7 @@ char *aw_lockdown_by_securityfs(const char *dir)
 static int read_own_securityfs(void *arg)
 {
 	char *out = arg;
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0 ||
 	    mount("securityfs", "/sys/kernel/security", "securityfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
 		return 1;
 	char *mode = aw_lockdown_by_securityfs("/sys/kernel/security");
