@@ -96,6 +96,11 @@ struct node {
 	bool hidden_late;      /* P_HIDELATE: not by streams opened after the N-th unlink */
 	uint64_t unlinks;      /* directories: unlink calls in it so far */
 	uint64_t opens;        /* directories: opendir calls so far */
+	uint64_t most_opens;   /* policy directories: the most opendir calls of one
+	                        * directory in their tree (user.cookiefs.most_opens) */
+	uint64_t holes_passed; /* policy directories: hidekth streams of their tree that
+	                        * were handed an entry past the one they lack
+	                        * (user.cookiefs.holes_passed) */
 	bool had_rename;
 	uint64_t renames;      /* directories: renames out of it so far */
 	bool dropped;          /* P_RENAMEDROP: it has dropped its entry */
@@ -113,6 +118,8 @@ struct handle {
 	uint64_t open_number;     /* the directory's opendir calls, this one included */
 	uint64_t ids_at_open;     /* entries with an id from here on came after the open */
 	uint64_t renames_seen;    /* the directory's renames at its last readdir call */
+	size_t hole;              /* hidekth: 1 + where its listing lacks an entry; 0: none */
+	bool hole_passed;         /* it was handed an entry past that place */
 };
 
 static struct {
@@ -365,11 +372,12 @@ static bool hidden_from(const struct node *k, const struct handle *h)
 }
 
 /* hidekth: every k-th open of a directory lists all but its middle entry. */
-static void drop_middle(const struct node *dir, const struct handle *h, struct listing *l)
+static void drop_middle(const struct node *dir, struct handle *h, struct listing *l)
 {
 	if (dir->policy != P_HIDEKTH || !fs.hide_every || h->open_number % fs.hide_every || !l->n)
 		return;
 	size_t mid = l->n / 2;
+	h->hole = mid + 1;
 	memmove(l->e + mid, l->e + mid + 1, (l->n - mid - 1) * sizeof(*l->e));
 	memmove(l->cookie + mid, l->cookie + mid + 1, (l->n - mid - 1) * sizeof(*l->cookie));
 	l->n--;
@@ -397,7 +405,7 @@ static void drop_after_rename(struct handle *h)
 	}
 }
 
-static int make_listing(const struct node *dir, const struct handle *h, struct listing *l)
+static int make_listing(const struct node *dir, struct handle *h, struct listing *l)
 {
 	uint64_t generation = h->generation;
 	size_t n = 0;
@@ -505,6 +513,14 @@ static int cf_getattr(const char *path, struct stat *st, struct fuse_file_info *
 	return n ? 0 : -ENOENT;
 }
 
+/* The policy directory (a child of the root) whose tree n is in. */
+static struct node *policy_top(struct node *n)
+{
+	while (n->parent && n->parent != fs.root)
+		n = n->parent;
+	return n;
+}
+
 static int cf_opendir(const char *path, struct fuse_file_info *fi)
 {
 	pthread_mutex_lock(&fs.lock);
@@ -515,6 +531,9 @@ static int cf_opendir(const char *path, struct fuse_file_info *fi)
 		h->generation = ++fs.generations;
 		h->unlinks_at_open = n->unlinks;
 		h->open_number = ++n->opens;
+		struct node *top = policy_top(n);
+		if (top->most_opens < n->opens)
+			top->most_opens = n->opens;
 		h->ids_at_open = n->next_id;
 		h->renames_seen = n->renames;
 		fi->fh = (uint64_t)(uintptr_t)h;
@@ -523,6 +542,32 @@ static int cf_opendir(const char *path, struct fuse_file_info *fi)
 	if (!n)
 		return -ENOENT;
 	return h ? 0 : n->is_dir ? -ENOMEM : -ENOTDIR;
+}
+
+/* What a policy directory's tree went through, for a test to hold its
+ * probe to: the most opens of one directory, and how many hidekth
+ * streams were handed an entry past the one they lack (a k-th open that
+ * a probe closes before that point hides nothing from it). */
+static int cf_getxattr(const char *path, const char *name, char *value, size_t size)
+{
+	pthread_mutex_lock(&fs.lock);
+	struct node *n = lookup(path);
+	bool opens = strcmp(name, "user.cookiefs.most_opens") == 0;
+	bool holes = strcmp(name, "user.cookiefs.holes_passed") == 0;
+	char text[32];
+	int len = n ? snprintf(text, sizeof(text), "%llu",
+			       (unsigned long long)(opens ? n->most_opens : n->holes_passed)) : 0;
+	pthread_mutex_unlock(&fs.lock);
+	if (!n)
+		return -ENOENT;
+	if (!(opens || holes) || !n->is_dir || n->parent != fs.root)
+		return -ENODATA;
+	if (size == 0)
+		return len;
+	if ((size_t)len > size)
+		return -ERANGE;
+	memcpy(value, text, (size_t)len);
+	return len;
 }
 
 static int cf_releasedir(const char *path, struct fuse_file_info *fi)
@@ -604,6 +649,12 @@ static int cf_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t
 			break;
 		h->last_returned = l.cookie[i];
 		h->started = true;
+		if (h->hole && i + 1 >= h->hole && !h->hole_passed) {
+			h->hole_passed = true;
+			pthread_mutex_lock(&fs.lock);
+			policy_top(h->dir)->holes_passed++;
+			pthread_mutex_unlock(&fs.lock);
+		}
 	}
 	free_listing(&l);
 	return 0;
@@ -762,6 +813,7 @@ static const struct fuse_operations ops = {
 	.opendir = cf_opendir,
 	.readdir = cf_readdir,
 	.releasedir = cf_releasedir,
+	.getxattr = cf_getxattr,
 	.mkdir = cf_mkdir,
 	.mknod = cf_mknod,
 	.create = cf_create,
