@@ -178,3 +178,13 @@ size_t aw_page_size(void)
 {
 	return (size_t)sysconf(_SC_PAGESIZE);
 }
+
+const struct aw_config_name aw_status_config_keys[] = {
+	{ "x86_Thread_features", "x86_user_shadow_stack",
+	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
+	{ "x86_Thread_features_locked", "x86_user_shadow_stack",
+	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
+	{ "Seccomp", "seccomp", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP" },
+	{ "Seccomp_filters", "seccomp_filter", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP_FILTER" },
+};
+const size_t aw_nstatus_config_keys = sizeof(aw_status_config_keys) / sizeof(aw_status_config_keys[0]);

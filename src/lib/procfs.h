@@ -54,4 +54,16 @@ long long aw_mem_total_kib(void);
  * x86; never a constant in a probe: other architectures differ). */
 size_t aw_page_size(void);
 
+/* A line or entry of a /proc file that the kernel has only where a
+ * configuration option is on: its name, the option in lower case
+ * without CONFIG_ (x86_user_shadow_stack), and the source that says so. */
+struct aw_config_name {
+	const char *name;
+	const char *option;
+	const char *source;
+};
+/* The /proc/PID/status keys of that kind, for every reader of them. */
+extern const struct aw_config_name aw_status_config_keys[];
+extern const size_t aw_nstatus_config_keys;
+
 #endif

@@ -155,6 +155,32 @@ static void test_mountinfo(void **state)
 	assert_int_equal(aw_mountinfo_read("/nonexistent", &m, &n), -ENOENT);
 }
 
+/* The status keys a configuration option decides: each names its key,
+ * an option as the kconfig readers spell it (lower case, no CONFIG_) and
+ * its source, every key once; and the table's keys are status's own
+ * spelling (Seccomp, which this kernel, built with CONFIG_SECCOMP as
+ * every kernel with seccomp filters is, prints). */
+static void test_status_config_keys(void **state)
+{
+	(void)state;
+	assert_true(aw_nstatus_config_keys > 0);
+	for (size_t i = 0; i < aw_nstatus_config_keys; i++) {
+		const struct aw_config_name *k = &aw_status_config_keys[i];
+		assert_non_null(k->name);
+		assert_non_null(k->source);
+		assert_true(*k->option && strncmp(k->option, "config_", 7) != 0);
+		for (const char *c = k->option; *c; c++)
+			assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_');
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(k->name, aw_status_config_keys[j].name);
+	}
+	char *text;
+	size_t len;
+	assert_int_equal(aw_file_slurp("/proc/self/status", &text, &len), 0);
+	assert_non_null(strstr(text, "\nSeccomp:"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_hex_digit),
 		cmocka_unit_test(test_mountinfo),
+		cmocka_unit_test(test_status_config_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,20 +46,9 @@
 static const char *const name_refused[] = { "EINVAL", NULL };
 static const char *const shmem_refused[] = { "EINVAL", "EBADF", NULL };
 
-/* Status keys printed only under a configuration option, which
- * surface.kconfig records: without it, no key, which is the
- * configuration's doing, not a removal. */
-static const struct {
-	const char *key, *option, *source;
-} config_keys[] = {
-	{ "x86_Thread_features", "x86_user_shadow_stack",
-	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
-	{ "x86_Thread_features_locked", "x86_user_shadow_stack",
-	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
-	{ "Seccomp", "seccomp", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP" },
-	{ "Seccomp_filters", "seccomp_filter", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP_FILTER" },
-};
-
+/* Status keys printed only under a configuration option
+ * (aw_status_config_keys), which surface.kconfig records: without it, no
+ * key, which is the configuration's doing, not a removal. */
 #define STATUS_KEY "process.procfs.status.key."
 
 static bool status_key_witness(const char *name, const char *release, const char *version, struct aw_witness *out)
@@ -68,14 +57,15 @@ static bool status_key_witness(const char *name, const char *release, const char
 	(void)version;
 	if (strncmp(name, STATUS_KEY, strlen(STATUS_KEY)) != 0)
 		return false;
-	for (size_t i = 0; i < AW_ARRAY_SIZE(config_keys); i++) {
-		if (strcmp(name + strlen(STATUS_KEY), config_keys[i].key) != 0)
+	for (size_t i = 0; i < aw_nstatus_config_keys; i++) {
+		const struct aw_config_name *k = &aw_status_config_keys[i];
+		if (strcmp(name + strlen(STATUS_KEY), k->name) != 0)
 			continue;
 		memset(out, 0, sizeof(*out));
 		out->kind = AW_WITNESS_CONFIG;
-		snprintf(out->cause, sizeof(out->cause), "config:%s", config_keys[i].option);
-		snprintf(out->key, sizeof(out->key), "surface.kconfig.%s", config_keys[i].option);
-		out->why = config_keys[i].source;
+		snprintf(out->cause, sizeof(out->cause), "config:%s", k->option);
+		snprintf(out->key, sizeof(out->key), "surface.kconfig.%s", k->option);
+		out->why = k->source;
 		return true;
 	}
 	return false;

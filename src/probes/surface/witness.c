@@ -11,20 +11,15 @@
  * builds the call only with the option.
  */
 #include "surface.h"
+#include "lib/procfs.h"
 #include "lib/util.h"
 
 #include <stdio.h>
 #include <string.h>
 
-struct by_option {
-	const char *name;   /* the call, the key or the entry, as the probe lists it */
-	const char *option; /* the surface.kconfig item */
-	const char *source;
-};
-
 /* System calls: COND_SYSCALL in kernel/sys_ni.c answers ENOSYS for each
  * where the option does not build it. */
-static const struct by_option calls[] = {
+static const struct aw_config_name calls[] = {
 	{ "ioperm", "x86_iopl_ioperm", "arch/x86/Kconfig X86_IOPL_IOPERM: \"enables the ioperm() and iopl() syscalls\"" },
 	{ "iopl", "x86_iopl_ioperm", "arch/x86/Kconfig X86_IOPL_IOPERM: \"enables the ioperm() and iopl() syscalls\"" },
 	{ "map_shadow_stack", "x86_user_shadow_stack",
@@ -35,7 +30,7 @@ static const struct by_option calls[] = {
 #define HUGETLB "mm/hugetlb.c hugetlb_report_meminfo(), built with CONFIG_HUGETLB_PAGE (an empty inline " \
 		"without it, include/linux/hugetlb.h)"
 
-static const struct by_option meminfo_keys[] = {
+static const struct aw_config_name meminfo_keys[] = {
 	{ "Zswap", "zswap", MEMINFO "CONFIG_ZSWAP" },
 	{ "Zswapped", "zswap", MEMINFO "CONFIG_ZSWAP" },
 	{ "HardwareCorrupted", "memory_failure", MEMINFO "CONFIG_MEMORY_FAILURE" },
@@ -55,20 +50,9 @@ static const struct by_option meminfo_keys[] = {
 	{ "Hugetlb", "hugetlb_page", HUGETLB },
 };
 
-/* The keys arch_proc_pid_thread_features() prints; process.procfs's
- * status.key.* items follow the same option (process/procfs.c). */
-static const struct by_option status_keys[] = {
-	{ "x86_Thread_features", "x86_user_shadow_stack",
-	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
-	{ "x86_Thread_features_locked", "x86_user_shadow_stack",
-	  "arch/x86/kernel/cpu/proc.c arch_proc_pid_thread_features(), under CONFIG_X86_USER_SHADOW_STACK" },
-	{ "Seccomp", "seccomp", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP" },
-	{ "Seccomp_filters", "seccomp_filter", "fs/proc/array.c task_seccomp(), under CONFIG_SECCOMP_FILTER" },
-};
-
 /* /proc/self/'s entries (observe_dir(): "/" after a directory). */
 #define BASE "fs/proc/base.c tgid_base_stuff, under "
-static const struct by_option self_entries[] = {
+static const struct aw_config_name self_entries[] = {
 	{ "sched", "sched_debug", BASE "CONFIG_SCHED_DEBUG" },
 	{ "autogroup", "sched_autogroup", BASE "CONFIG_SCHED_AUTOGROUP" },
 	{ "timens_offsets", "time_ns", BASE "CONFIG_TIME_NS" },
@@ -93,7 +77,7 @@ static const struct by_option self_entries[] = {
 	{ "ksm_stat", "ksm", BASE "CONFIG_KSM" },
 };
 
-static bool from_table(const struct by_option *t, size_t n, const char *name, struct aw_witness *out)
+static bool from_table(const struct aw_config_name *t, size_t n, const char *name, struct aw_witness *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(t[i].name, name) != 0)
@@ -131,7 +115,7 @@ static bool element_witness(const char *name, const char *element, struct aw_wit
 	if (strcmp(name, "surface.text.meminfo.keys") == 0)
 		return from_table(meminfo_keys, AW_ARRAY_SIZE(meminfo_keys), element, out);
 	if (strcmp(name, "surface.text.proc_status.keys") == 0)
-		return from_table(status_keys, AW_ARRAY_SIZE(status_keys), element, out);
+		return from_table(aw_status_config_keys, aw_nstatus_config_keys, element, out);
 	if (strcmp(name, "surface.text.proc_self.entries") == 0)
 		return from_table(self_entries, AW_ARRAY_SIZE(self_entries), element, out);
 	return false;
