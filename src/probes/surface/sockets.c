@@ -197,25 +197,18 @@ struct modules {
 	char *loaded;  /* /proc/modules */
 };
 
-/* The whole file, NUL-terminated (malloc'd), or NULL. */
-static char *slurp(const char *path)
-{
-	char *text;
-	size_t len;
-	return aw_file_slurp(path, &text, &len) == 0 ? text : NULL;
-}
-
 static void modules_load(struct modules *m)
 {
+	size_t len;
 	memset(m, 0, sizeof(*m));
-	m->loaded = slurp("/proc/modules");
-	if (!m->loaded)
+	if (aw_file_slurp("/proc/modules", &m->loaded, &len) != 0)
 		return; /* no module support: nothing can be loaded */
 	m->checked = true;
 	struct utsname u;
 	if (uname(&u) == 0) {
 		char *path = xasprintf("/lib/modules/%s/modules.alias", u.release);
-		m->alias = slurp(path);
+		if (aw_file_slurp(path, &m->alias, &len) != 0)
+			m->alias = NULL;
 		free(path);
 	}
 }
